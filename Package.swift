@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "InviteKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "InviteKit", targets: ["InviteKit"]),
+        .executable(name: "invitekit", targets: ["invitekit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C shims: system libraries, each behind a module map and one header.
+        .systemLibrary(name: "CSecp256k1", path: "Sources/CSecp256k1"),
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium"),
+        .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL"),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .systemLibrary(name: "CQREncode", path: "Sources/CQREncode"),
+
+        // Layer 1: thin wrappers over the C libraries.
+        .target(name: "InviteKitCrypto", dependencies: ["CSecp256k1", "CSodium", "COpenSSL"]),
+        // Layer 2: Nostr (NIP-01, 19, 44, 59).
+        .target(name: "InviteKitNostr", dependencies: ["InviteKitCrypto"]),
+        // Layer 3: siblings that only see Nostr and crypto.
+        .target(name: "InviteKitInvites", dependencies: ["InviteKitNostr", "InviteKitCrypto", "CZlib", "CQREncode"]),
+        .target(name: "InviteKitMLS", dependencies: ["InviteKitNostr", "InviteKitCrypto"]),
+        .target(name: "InviteKitRelay", dependencies: ["InviteKitNostr"]),
+        // Layer 4: content types, sealed kinds, join flow; re-exports the layers below.
+        .target(name: "InviteKit", dependencies: ["InviteKitInvites", "InviteKitMLS", "InviteKitRelay", "InviteKitNostr", "InviteKitCrypto"]),
+        .executableTarget(
+            name: "invitekit",
+            dependencies: [
+                "InviteKit",
+                "CSecp256k1", "CSodium",  // the bench's C floor calls the libraries directly
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "InviteKitCryptoTests", dependencies: ["InviteKitCrypto"]),
+        .testTarget(name: "InviteKitNostrTests", dependencies: ["InviteKitNostr"]),
+        .testTarget(name: "InviteKitInvitesTests", dependencies: ["InviteKitInvites"]),
+        .testTarget(name: "InviteKitMLSTests", dependencies: ["InviteKitMLS"]),
+        .testTarget(name: "InviteKitRelayTests", dependencies: ["InviteKitRelay"]),
+        .testTarget(name: "InviteKitTests", dependencies: ["InviteKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

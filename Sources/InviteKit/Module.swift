@@ -1,0 +1,1 @@
+// InviteKit module. Files are added per layer folder.

@@ -1,0 +1,103 @@
+/// Base64 (RFC 4648 §4) and base64url (§5), written out because NIP-44 needs a strict decoder
+/// and the invite formats need a tolerant one; Foundation offers neither precisely.
+public enum Base64 {
+    public enum Alphabet: Sendable { case standard, urlSafe }
+
+    private static let standardTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let urlTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    /// 0..63 for a digit of either alphabet, 0xFF otherwise.
+    private static let reverse: [UInt8] = {
+        var t = [UInt8](repeating: 0xFF, count: 256)
+        for (i, c) in standardTable.enumerated() { t[Int(c)] = UInt8(i) }
+        t[Int(UInt8(ascii: "-"))] = 62
+        t[Int(UInt8(ascii: "_"))] = 63
+        return t
+    }()
+
+    /// Encodes `bytes`; `padded` adds `=` to a multiple of 4.
+    public static func encode<B: ContiguousBytes>(_ bytes: B, alphabet: Alphabet = .standard, padded: Bool = true) -> String {
+        bytes.withUnsafeBytes { src in
+            let table = alphabet == .standard ? standardTable : urlTable
+            let full = src.count / 3, rem = src.count % 3
+            let outLen = full * 4 + (rem == 0 ? 0 : (padded ? 4 : rem + 1))
+            return String(unsafeUninitializedCapacity: outLen) { out in
+                table.withUnsafeBufferPointer { t in
+                    var o = 0, i = 0
+                    for _ in 0..<full {
+                        let v = UInt32(src[i]) << 16 | UInt32(src[i + 1]) << 8 | UInt32(src[i + 2])
+                        out[o] = t[Int(v >> 18)]; out[o + 1] = t[Int(v >> 12 & 63)]
+                        out[o + 2] = t[Int(v >> 6 & 63)]; out[o + 3] = t[Int(v & 63)]
+                        o += 4; i += 3
+                    }
+                    if rem > 0 {
+                        let v = UInt32(src[i]) << 16 | (rem == 2 ? UInt32(src[i + 1]) << 8 : 0)
+                        out[o] = t[Int(v >> 18)]; out[o + 1] = t[Int(v >> 12 & 63)]
+                        o += 2
+                        if rem == 2 { out[o] = t[Int(v >> 6 & 63)]; o += 1 }
+                        if padded { while o % 4 != 0 { out[o] = UInt8(ascii: "="); o += 1 } }
+                    }
+                    return o
+                }
+            }
+        }
+    }
+
+    /// Strict decoding: one alphabet, padding exactly as `padded` says, no whitespace, and
+    /// non-zero trailing bits rejected (so each byte string has exactly one encoding).
+    public static func decode<S: StringProtocol>(_ string: S, alphabet: Alphabet = .standard, padded: Bool = true) -> [UInt8]? {
+        var utf8 = Array(string.utf8)
+        if padded {
+            guard utf8.count % 4 == 0 else { return nil }
+            var pads = 0
+            while pads < 2, let last = utf8.last, last == UInt8(ascii: "=") { utf8.removeLast(); pads += 1 }
+        }
+        let other: (UInt8, UInt8) = alphabet == .standard ? (UInt8(ascii: "-"), UInt8(ascii: "_")) : (UInt8(ascii: "+"), UInt8(ascii: "/"))
+        for c in utf8 where c == other.0 || c == other.1 { return nil }
+        return decodeDigits(utf8)
+    }
+
+    /// Tolerant decoding for human-carried codes: either alphabet, padding optional, surrounding
+    /// whitespace ignored.
+    public static func decodeLenient<S: StringProtocol>(_ string: S) -> [UInt8]? {
+        var utf8 = Array(string.utf8)
+        while let f = utf8.first, isSpace(f) { utf8.removeFirst() }
+        while let l = utf8.last, isSpace(l) { utf8.removeLast() }
+        var pads = 0
+        while let last = utf8.last, last == UInt8(ascii: "=") { utf8.removeLast(); pads += 1 }
+        guard pads <= 2 else { return nil }
+        if pads > 0, (utf8.count + pads) % 4 != 0 { return nil }
+        return decodeDigits(utf8)
+    }
+
+    private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
+
+    private static func decodeDigits(_ digits: [UInt8]) -> [UInt8]? {
+        let rem = digits.count % 4
+        if rem == 1 { return nil }
+        var out = [UInt8]()
+        out.reserveCapacity(digits.count / 4 * 3 + 2)
+        return reverse.withUnsafeBufferPointer { r -> [UInt8]? in
+            var i = 0
+            let fullEnd = digits.count - rem
+            while i < fullEnd {
+                let a = r[Int(digits[i])], b = r[Int(digits[i + 1])], c = r[Int(digits[i + 2])], d = r[Int(digits[i + 3])]
+                if (a | b | c | d) & 0xC0 != 0 { return nil }
+                let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                out.append(UInt8(v >> 16)); out.append(UInt8(v >> 8 & 0xFF)); out.append(UInt8(v & 0xFF))
+                i += 4
+            }
+            if rem >= 2 {
+                let a = r[Int(digits[i])], b = r[Int(digits[i + 1])]
+                let c = rem == 3 ? r[Int(digits[i + 2])] : 0
+                if (a | b | c) & 0xC0 != 0 { return nil }
+                let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+                out.append(UInt8(v >> 16))
+                if rem == 3 {
+                    out.append(UInt8(v >> 8 & 0xFF))
+                    if v & 0xFF != 0 { return nil }
+                } else if v & 0xFFFF != 0 { return nil }
+            }
+            return out
+        }
+    }
+}

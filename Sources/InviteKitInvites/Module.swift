@@ -1,0 +1,1 @@
+// InviteKitInvites module. Files are added per layer folder.

@@ -1,0 +1,1 @@
+// InviteKitMLS module. Files are added per layer folder.

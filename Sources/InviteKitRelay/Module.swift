@@ -1,0 +1,1 @@
+// InviteKitRelay module. Files are added per layer folder.
