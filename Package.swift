@@ -38,12 +38,14 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "InviteKitCryptoTests", dependencies: ["InviteKitCrypto"]),
-        .testTarget(name: "InviteKitNostrTests", dependencies: ["InviteKitNostr"]),
-        .testTarget(name: "InviteKitInvitesTests", dependencies: ["InviteKitInvites"]),
-        .testTarget(name: "InviteKitMLSTests", dependencies: ["InviteKitMLS"]),
-        .testTarget(name: "InviteKitRelayTests", dependencies: ["InviteKitRelay"]),
-        .testTarget(name: "InviteKitTests", dependencies: ["InviteKit"]),
+        // Shared by the test targets: locating vectors/ and decoding their hex.
+        .target(name: "InviteKitTestSupport", path: "Sources/InviteKitTestSupport"),
+        .testTarget(name: "InviteKitCryptoTests", dependencies: ["InviteKitCrypto", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitNostrTests", dependencies: ["InviteKitNostr", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitInvitesTests", dependencies: ["InviteKitInvites", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitMLSTests", dependencies: ["InviteKitMLS", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitRelayTests", dependencies: ["InviteKitRelay", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitTests", dependencies: ["InviteKit", "InviteKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import XCTest
+import InviteKitTestSupport
 @testable import InviteKitCrypto
 
 /// BIP-340's official vectors (vectors/external/bip340-test-vectors.csv), including rows 15–18

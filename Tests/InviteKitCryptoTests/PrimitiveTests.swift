@@ -1,4 +1,5 @@
 import XCTest
+import InviteKitTestSupport
 @testable import InviteKitCrypto
 
 final class PrimitiveTests: XCTestCase {

@@ -23,3 +23,6 @@ public protocol ContiguousBytes {
 extension Array: ContiguousBytes where Element == UInt8 {}
 extension ArraySlice: ContiguousBytes where Element == UInt8 {}
 extension SecureBytes: ContiguousBytes {}
+extension UnsafeRawBufferPointer: ContiguousBytes {
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R { try body(self) }
+}

@@ -1,9 +1,8 @@
 import Foundation
-import XCTest
 
 /// Finds files under the package's `vectors/` directory from a test source file.
-enum VectorFiles {
-    static let root: URL = {
+public enum VectorFiles {
+    public static let root: URL = {
         var url = URL(fileURLWithPath: #filePath)
         while url.path != "/" {
             url.deleteLastPathComponent()
@@ -13,16 +12,17 @@ enum VectorFiles {
         fatalError("vectors/ not found above \(#filePath)")
     }()
 
-    static func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
+    public static func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 
-    static func data(_ relative: String) throws -> Data { try Data(contentsOf: url(relative)) }
+    public static func data(_ relative: String) throws -> Data { try Data(contentsOf: url(relative)) }
 
-    static func json(_ relative: String) throws -> Any {
+    public static func json(_ relative: String) throws -> Any {
         try JSONSerialization.jsonObject(with: data(relative))
     }
 }
 
-func hex(_ s: String) -> [UInt8] {
+/// Test-only hex decoding that traps on bad input (vector files are trusted).
+public func hex(_ s: String) -> [UInt8] {
     var out = [UInt8](); var i = s.startIndex
     while i < s.endIndex { let j = s.index(i, offsetBy: 2); out.append(UInt8(s[i..<j], radix: 16)!); i = j }
     return out

@@ -1,1 +1,0 @@
-// Nostr layer.

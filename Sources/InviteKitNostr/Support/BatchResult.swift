@@ -1,0 +1,17 @@
+/// The outcome of a batch: what succeeded and every input that failed, each with its error.
+/// Nothing is dropped silently ([REFERENCE §5]: batches never fail whole for one bad item).
+public struct BatchResult<Success, Input>: Sendable where Success: Sendable, Input: Sendable {
+    public struct Failure: Sendable {
+        public let input: Input
+        public let error: any Error
+    }
+
+    public var succeeded: [Success] = []
+    public var failed: [Failure] = []
+
+    public init() {}
+
+    public var successCount: Int { succeeded.count }
+    public var failureCount: Int { failed.count }
+    public var total: Int { succeeded.count + failed.count }
+}
