@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/websocket-kit", from: "2.16.0"),
     ],
     targets: [
         // C shims: system libraries, each behind a module map and one header.
@@ -26,7 +27,7 @@ let package = Package(
         // Layer 3: siblings that only see Nostr and crypto.
         .target(name: "InviteKitInvites", dependencies: ["InviteKitNostr", "InviteKitCrypto", "CZlib", "CQREncode"]),
         .target(name: "InviteKitMLS", dependencies: ["InviteKitNostr", "InviteKitCrypto"]),
-        .target(name: "InviteKitRelay", dependencies: ["InviteKitNostr"]),
+        .target(name: "InviteKitRelay", dependencies: ["InviteKitNostr", .product(name: "WebSocketKit", package: "websocket-kit")]),
         // Layer 4: content types, sealed kinds, join flow; re-exports the layers below.
         .target(name: "InviteKit", dependencies: ["InviteKitInvites", "InviteKitMLS", "InviteKitRelay", "InviteKitNostr", "InviteKitCrypto"]),
         .executableTarget(
