@@ -74,30 +74,40 @@ public enum Base64 {
     private static func decodeDigits(_ digits: [UInt8]) -> [UInt8]? {
         let rem = digits.count % 4
         if rem == 1 { return nil }
-        var out = [UInt8]()
-        out.reserveCapacity(digits.count / 4 * 3 + 2)
-        return reverse.withUnsafeBufferPointer { r -> [UInt8]? in
-            var i = 0
-            let fullEnd = digits.count - rem
-            while i < fullEnd {
-                let a = r[Int(digits[i])], b = r[Int(digits[i + 1])], c = r[Int(digits[i + 2])], d = r[Int(digits[i + 3])]
-                if (a | b | c | d) & 0xC0 != 0 { return nil }
-                let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                out.append(UInt8(v >> 16)); out.append(UInt8(v >> 8 & 0xFF)); out.append(UInt8(v & 0xFF))
-                i += 4
+        let fullGroups = digits.count / 4
+        let outCount = fullGroups * 3 + (rem == 0 ? 0 : rem - 1)
+        var ok = true
+        let out = [UInt8](unsafeUninitializedCapacity: outCount) { out, initialized in
+            reverse.withUnsafeBufferPointer { r in
+                digits.withUnsafeBufferPointer { d in
+                    var bad: UInt8 = 0
+                    var o = 0, i = 0
+                    for _ in 0..<fullGroups {
+                        let a = r[Int(d[i])], b = r[Int(d[i + 1])], c = r[Int(d[i + 2])], e = r[Int(d[i + 3])]
+                        bad |= a | b | c | e
+                        let v = UInt32(a & 63) << 18 | UInt32(b & 63) << 12 | UInt32(c & 63) << 6 | UInt32(e & 63)
+                        out[o] = UInt8(truncatingIfNeeded: v >> 16)
+                        out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                        out[o + 2] = UInt8(truncatingIfNeeded: v)
+                        o += 3; i += 4
+                    }
+                    if rem >= 2 {
+                        let a = r[Int(d[i])], b = r[Int(d[i + 1])]
+                        let c = rem == 3 ? r[Int(d[i + 2])] : 0
+                        bad |= a | b | c
+                        let v = UInt32(a & 63) << 18 | UInt32(b & 63) << 12 | UInt32(c & 63) << 6
+                        out[o] = UInt8(truncatingIfNeeded: v >> 16)
+                        if rem == 3 {
+                            out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                            if v & 0xFF != 0 { bad = 0xFF }
+                        } else if v & 0xFFFF != 0 { bad = 0xFF }
+                    }
+                    // Invalid characters map to 0xFF, so any of them sets the top bits.
+                    ok = bad & 0xC0 == 0
+                }
             }
-            if rem >= 2 {
-                let a = r[Int(digits[i])], b = r[Int(digits[i + 1])]
-                let c = rem == 3 ? r[Int(digits[i + 2])] : 0
-                if (a | b | c) & 0xC0 != 0 { return nil }
-                let v = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
-                out.append(UInt8(v >> 16))
-                if rem == 3 {
-                    out.append(UInt8(v >> 8 & 0xFF))
-                    if v & 0xFF != 0 { return nil }
-                } else if v & 0xFFFF != 0 { return nil }
-            }
-            return out
+            initialized = outCount
         }
+        return ok ? out : nil
     }
 }

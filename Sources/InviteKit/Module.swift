@@ -1,1 +1,0 @@
-// InviteKit module. Files are added per layer folder.

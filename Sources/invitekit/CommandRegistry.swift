@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// Every top-level command, in the order `--help` lists them.
+enum CommandRegistry {
+    static let all: [ParsableCommand.Type] = [
+        KeysCommand.self,
+        NIP44Command.self,
+        EventCommand.self,
+        WrapCommand.self,
+        UnwrapCommand.self,
+        VectorsCommand.self,
+        BenchCommand.self,
+    ]
+}

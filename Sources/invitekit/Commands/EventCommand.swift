@@ -1,0 +1,32 @@
+import ArgumentParser
+import InviteKitCrypto
+import InviteKitNostr
+
+struct EventCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "event", abstract: "Sign and verify NIP-01 events.",
+        subcommands: [Sign.self, Verify.self])
+
+    struct Sign: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "stdin {kind, content, tags, created_at?}; stdout the signed event.")
+        @Option(name: .customLong("secret-key"), help: "Signing key (hex or nsec).") var secretKey: String
+        func run() throws {
+            try runReportingErrors {
+                let key = try NostrKeys.parseSecretKey(secretKey)
+                let template = try parseTemplate(try StdIO.readAll())
+                StdIO.printLine(try template.signed(by: key).jsonString)
+            }
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "stdin an event; exit 0 if valid, 1 otherwise.")
+        func run() throws {
+            try runReportingErrors {
+                let event = try NostrEvent(json: try StdIO.readAll())
+                try event.verify()
+                StdIO.printLine("valid: \(event.id)")
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import InviteKitNostr
+
+struct VectorsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vectors", abstract: "Test vectors.", subcommands: [Verify.self])
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run every vector suite under the directory; one line per suite, then 'N passed, N failed'.")
+        @Option(help: "The vectors directory.") var dir = "vectors"
+        @Flag(help: "Print each failed case.") var verbose = false
+
+        func run() throws {
+            try runReportingErrors {
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+                    throw CLIFailure("no vectors directory at \(dir)")
+                }
+                let results = VectorSuiteRegistry.run(directory: dir)
+                var passed = 0, failed = 0
+                for r in results {
+                    StdIO.printLine("\(r.failed == 0 ? "ok  " : "FAIL") \(r.suite): \(r.passed) passed, \(r.failed) failed")
+                    if verbose || r.failed > 0 { for f in r.failures.prefix(verbose ? .max : 5) { StdIO.printLine("     - \(f)") } }
+                    passed += r.passed; failed += r.failed
+                }
+                StdIO.printLine("\(passed) passed, \(failed) failed")
+                if failed > 0 || passed == 0 { throw ExitCode(1) }
+            }
+        }
+    }
+}

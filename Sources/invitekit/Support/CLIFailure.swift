@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+
+/// A failure the CLI reports as one line on stderr with a chosen exit code.
+struct CLIFailure: Error {
+    let message: String
+    let exitCode: Int32
+
+    init(_ message: String, exitCode: Int32 = 1) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+}
+
+/// Runs a command body, turning any error into one stderr line and a non-zero exit, so no
+/// command prints a stack of nested descriptions or crashes on bad input.
+func runReportingErrors(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let e as CLIFailure {
+        StdIO.printError(e.message)
+        throw ExitCode(e.exitCode)
+    } catch let e as ExitCode {
+        throw e
+    } catch {
+        StdIO.printError(CLIMessages.describe(error))
+        throw ExitCode(1)
+    }
+}
+
+func runReportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let e as CLIFailure {
+        StdIO.printError(e.message)
+        throw ExitCode(e.exitCode)
+    } catch let e as ExitCode {
+        throw e
+    } catch {
+        StdIO.printError(CLIMessages.describe(error))
+        throw ExitCode(1)
+    }
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Start the local test relay in the foreground (exec, so the caller's PID is the relay's).
+#   scripts/relay/run_relay.sh PORT DBDIR
+# PORT 0 = let the OS pick. Prints exactly one stdout line when listening:
+#   READY ws://127.0.0.1:PORT
+# Logs go to stderr. DBDIR holds relay.sqlite3 (kept: restart with the same
+# DBDIR to reuse the events) and relay.yaml. Needs scripts/peer/setup.sh first.
+set -euo pipefail
+if [ $# -ne 2 ]; then
+  echo "usage: $0 PORT DBDIR" >&2
+  exit 2
+fi
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+py="$root/.venv/bin/python"
+if [ ! -x "$py" ]; then
+  echo "error: $py missing; run scripts/peer/setup.sh" >&2
+  exit 1
+fi
+exec "$py" -u "$here/run_relay.py" --port "$1" --db-dir "$2"
