@@ -1,0 +1,95 @@
+import InviteKitCrypto
+import InviteKitNostr
+import InviteKitInvites
+import InviteKitMLS
+import InviteKitRelay
+
+extension InviteKitError {
+    /// Maps any error the library throws into the taxonomy; unknown errors map to `.unknown`.
+    public static func from(_ error: any Error) -> InviteKitError {
+        switch error {
+        case let e as InviteKitError: return e
+        case let e as InviteError: return InviteKitError(map(invite: e.code), underlyingCode: e.code.rawValue)
+        case let e as NostrError: return InviteKitError(map(nostr: e.code), underlyingCode: e.code.rawValue)
+        case let e as CryptoError:
+            return InviteKitError(e.code == .invalidPrivateKey || e.code == .invalidPublicKey ? .invalidKey : .messageRejected,
+                                  underlyingCode: e.code.rawValue)
+        case let e as JSONError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)
+        case let e as MLSError: return InviteKitError(map(mls: e.code), underlyingCode: e.code.rawValue)
+        case let e as GroupError: return InviteKitError(map(group: e.code), underlyingCode: e.code.rawValue)
+        case let e as RelayError: return InviteKitError(map(relay: e.code), underlyingCode: e.code.rawValue)
+        case let e as ContentTypeError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)
+        case let e as SealedMessageError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)
+        default: return InviteKitError(.unknown)
+        }
+    }
+
+    static func map(invite c: InviteError.Code) -> Code {
+        switch c {
+        case .inviteExpired: return .inviteExpired
+        case .inviteAlreadyUsed: return .inviteAlreadyUsed
+        case .inviteRevoked: return .inviteRevoked
+        case .conversationExpired: return .conversationExpired
+        case .conversationNotFound: return .conversationNotFound
+        case .storeUnavailable: return .storageUnavailable
+        case .invalidPublicKey, .invalidNpub: return .invalidKey
+        default: return .inviteInvalid  // forged, malformed and wrong-creator invites read alike
+        }
+    }
+
+    static func map(nostr c: NostrError.Code) -> Code {
+        switch c {
+        case .invalidKey, .invalidBech32, .invalidChecksum, .unexpectedPrefix, .invalidTLV: return .invalidKey
+        default: return .messageRejected
+        }
+    }
+
+    static func map(mls c: MLSError.Code) -> Code {
+        switch c {
+        case .storage: return .storageUnavailable
+        case .notFound: return .keyPackageUnavailable
+        default: return .keyPackageInvalid
+        }
+    }
+
+    static func map(group c: GroupError.Code) -> Code {
+        switch c {
+        case .notAdmin, .notAMember: return .notPermitted
+        case .wrongEpoch, .epochTooOld, .superseded: return .outOfSync
+        case .invalidWelcome, .unknownKeyPackage: return .welcomeFailed
+        case .commitNotPublished: return .relayUnavailable
+        default: return .commitRejected
+        }
+    }
+
+    static func map(relay c: RelayError.Code) -> Code {
+        switch c {
+        case .rejected, .noRelayAccepted, .invalidEvent: return .relayRejected
+        default: return .relayUnavailable
+        }
+    }
+
+    /// The join-error type a joiner is sent for a failed validation, or `nil` when the inviter
+    /// must stay silent (expired, forged, wrong creator: REFERENCE §4).
+    public static func joinErrorType(for code: InviteError.Code) -> InviteJoinError.ErrorType? {
+        switch code {
+        case .conversationExpired, .inviteRevoked: return .conversationExpired
+        case .conversationNotFound: return .conversationNotFound
+        case .inviteAlreadyUsed: return .singleUseConsumed
+        default: return nil
+        }
+    }
+}
+
+extension InviteJoinError.ErrorType {
+    /// The taxonomy case a joiner shows for a received join error.
+    public var inviteKitCode: InviteKitError.Code {
+        switch self {
+        case .conversationExpired: return .conversationExpired
+        case .conversationNotFound: return .conversationNotFound
+        case .consentNotAllowed: return .consentNotAllowed
+        case .singleUseConsumed: return .inviteAlreadyUsed
+        case .genericFailure, .unknown: return .joinFailed
+        }
+    }
+}

@@ -1,0 +1,98 @@
+/// The one error taxonomy applications show: every case has a stable `code`, a short `title`,
+/// a user-facing `message` and a retryable/fatal classification. Layer errors are mapped into it
+/// by ``InviteKitError/from(_:)``; the layer's own code stays in `underlyingCode` for logs.
+///
+/// Messages never say more than the reader may learn: a forged invite and a malformed one read
+/// the same, and nothing names a group or member.
+public struct InviteKitError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Code: String, Sendable, CaseIterable {
+        // Invites
+        case inviteInvalid = "invite_invalid"
+        case inviteExpired = "invite_expired"
+        case inviteAlreadyUsed = "invite_already_used"
+        case inviteRevoked = "invite_revoked"
+        case conversationExpired = "conversation_expired"
+        case conversationNotFound = "conversation_not_found"
+        case consentNotAllowed = "consent_not_allowed"
+        case joinFailed = "join_failed"
+        // Keys and messages
+        case invalidKey = "invalid_key"
+        case messageRejected = "message_rejected"
+        // Key packages and groups
+        case keyPackageInvalid = "key_package_invalid"
+        case keyPackageUnavailable = "key_package_unavailable"
+        case welcomeFailed = "welcome_failed"
+        case commitRejected = "commit_rejected"
+        case notPermitted = "not_permitted"
+        case outOfSync = "out_of_sync"
+        // Transport and storage
+        case relayRejected = "relay_rejected"
+        case relayUnavailable = "relay_unavailable"
+        case storageUnavailable = "storage_unavailable"
+        // Anything not mapped
+        case unknown = "unknown"
+    }
+
+    public let code: Code
+    /// The layer error's stable code (e.g. `nip44_invalid_mac`), for logs and support.
+    public let underlyingCode: String?
+
+    public init(_ code: Code, underlyingCode: String? = nil) {
+        self.code = code
+        self.underlyingCode = underlyingCode
+    }
+
+    public var title: String { code.title }
+    public var message: String { code.message }
+    public var isRetryable: Bool { code.isRetryable }
+    public var description: String { underlyingCode.map { "\(code.rawValue) (\($0))" } ?? code.rawValue }
+}
+
+extension InviteKitError.Code {
+    public var title: String {
+        switch self {
+        case .inviteInvalid, .inviteExpired, .inviteAlreadyUsed, .inviteRevoked: return "Invite not valid"
+        case .conversationExpired, .conversationNotFound, .consentNotAllowed, .joinFailed: return "Couldn't join"
+        case .invalidKey: return "Invalid key"
+        case .messageRejected: return "Message rejected"
+        case .keyPackageInvalid, .keyPackageUnavailable: return "Can't add this person"
+        case .welcomeFailed: return "Couldn't join"
+        case .commitRejected, .notPermitted, .outOfSync: return "Group update failed"
+        case .relayRejected, .relayUnavailable: return "Connection problem"
+        case .storageUnavailable: return "Storage problem"
+        case .unknown: return "Something went wrong"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .inviteInvalid: return "This invite link is not valid"
+        case .inviteExpired: return "This invite has expired"
+        case .inviteAlreadyUsed: return "This invite was already used"
+        case .inviteRevoked, .conversationExpired: return "This invite is no longer valid"
+        case .conversationNotFound: return "This conversation no longer exists"
+        case .consentNotAllowed: return "You can't join this conversation"
+        case .joinFailed: return "Couldn't join this conversation"
+        case .invalidKey: return "That key is not valid"
+        case .messageRejected: return "A message could not be read and was ignored"
+        case .keyPackageInvalid: return "This person's key package is not valid"
+        case .keyPackageUnavailable: return "This person has no usable key package"
+        case .welcomeFailed: return "The group invitation could not be opened"
+        case .commitRejected: return "A group update was rejected"
+        case .notPermitted: return "Only an admin can do that"
+        case .outOfSync: return "This group is out of sync; it will catch up"
+        case .relayRejected: return "The relay refused the message"
+        case .relayUnavailable: return "Can't reach the relay; will retry"
+        case .storageUnavailable: return "Local storage is unavailable"
+        case .unknown: return "Something went wrong"
+        }
+    }
+
+    /// Whether the same action may succeed later without the user changing anything.
+    public var isRetryable: Bool {
+        switch self {
+        case .relayUnavailable, .storageUnavailable, .outOfSync, .joinFailed: return true
+        default: return false
+        }
+    }
+}
