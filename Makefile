@@ -4,7 +4,8 @@ DEB_PACKAGES := libsecp256k1-dev libsodium-dev libssl-dev zlib1g-dev libqrencode
 BIN_DEBUG := .build/debug/invitekit
 BIN_RELEASE := .build/release/invitekit
 
-.PHONY: all deps venv build build-debug test demo vectors bench clean
+.PHONY: all deps venv build build-debug test demo vectors bench fuzz asan clean
+SECONDS ?= 30
 
 all: build
 
@@ -41,6 +42,14 @@ bench: build
 
 demo: build
 	@scripts/demo.sh $(BIN_RELEASE)
+
+# libFuzzer targets (Fuzz/Package.swift), each run for $(SECONDS) seconds.
+fuzz: deps
+	scripts/fuzz/run.sh $(SECONDS)
+
+# The test suite under AddressSanitizer and LeakSanitizer.
+asan: deps venv
+	scripts/asan.sh
 
 clean:
 	rm -rf .build .venv

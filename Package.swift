@@ -6,6 +6,11 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "InviteKit", targets: ["InviteKit"]),
+        // Each layer on its own, for tools (fuzzers) that should not link the relay stack.
+        .library(name: "InviteKitCrypto", targets: ["InviteKitCrypto"]),
+        .library(name: "InviteKitNostr", targets: ["InviteKitNostr"]),
+        .library(name: "InviteKitInvites", targets: ["InviteKitInvites"]),
+        .library(name: "InviteKitMLS", targets: ["InviteKitMLS"]),
         .executable(name: "invitekit", targets: ["invitekit"]),
     ],
     dependencies: [
