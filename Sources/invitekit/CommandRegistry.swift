@@ -10,5 +10,6 @@ enum CommandRegistry {
         UnwrapCommand.self,
         VectorsCommand.self,
         BenchCommand.self,
+        DemoCommand.self,
     ]
 }

@@ -23,3 +23,16 @@ public struct JoinedGroup: Sendable, Hashable {
     public let epoch: UInt64
     public init(nostrGroupID: String, epoch: UInt64) { self.nostrGroupID = nostrGroupID; self.epoch = epoch }
 }
+
+extension JoinState: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .idle: return "idle"
+        case .validating: return "validating"
+        case .joining(let tag): return "joining (invite \(tag))"
+        case .joined(let g): return "joined group \(g.nostrGroupID.prefix(16))… at epoch \(g.epoch)"
+        case .joinFailed(let tag, let error): return "join failed (invite \(tag)): \(error.message)"
+        case .cancelled: return "cancelled"
+        }
+    }
+}

@@ -1,5 +1,4 @@
-import InviteKitCrypto
-import InviteKitNostr
+import InviteKit
 
 /// Foundation and Nostr-layer operations.
 enum NostrBenchmarks {

@@ -1,6 +1,5 @@
 import ArgumentParser
-import InviteKitCrypto
-import InviteKitNostr
+import InviteKit
 import Foundation
 
 struct BenchCommand: ParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
-import InviteKitCrypto
-import InviteKitNostr
+import InviteKit
 
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

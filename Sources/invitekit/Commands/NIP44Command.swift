@@ -1,6 +1,5 @@
 import ArgumentParser
-import InviteKitCrypto
-import InviteKitNostr
+import InviteKit
 
 struct NIP44Command: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,5 @@
 import ArgumentParser
-import InviteKitCrypto
-import InviteKitNostr
+import InviteKit
 
 struct WrapCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,4 @@
-import InviteKitCrypto
-import InviteKitNostr
+import InviteKit
 
 /// Readable one-line text for library errors.
 enum CLIMessages {

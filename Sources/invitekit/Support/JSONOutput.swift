@@ -1,5 +1,4 @@
-import InviteKitCrypto
-import InviteKitNostr
+import InviteKit
 
 /// Builds the small JSON objects the CLI prints, with keys in a stable order.
 struct JSONOutput {

@@ -1,0 +1,97 @@
+import InviteKitCrypto
+import InviteKitNostr
+import InviteKitInvites
+import InviteKitMLS
+
+/// The joiner's side: checks an invite locally, sends the join request, and turns what comes
+/// back (a Welcome or a join error) into a ``JoinState``.
+public struct JoinClient: Sendable {
+    public let key: Secp256k1.PrivateKey
+    public let keyPackages: any KeyPackageStore
+    public private(set) var machine = JoinStateMachine()
+    /// The group, once joined.
+    public private(set) var session: GroupSession?
+    /// Why the last Welcome could not be processed (its KeyPackage is kept for a retry).
+    public private(set) var lastWelcomeError: InviteKitError?
+    private var inviter: Secp256k1.XOnlyPublicKey?
+    private var keyPackageEventID: String?
+    private let rng: RandomSource
+
+    public var state: JoinState { machine.state }
+
+    public init(key: Secp256k1.PrivateKey, keyPackages: any KeyPackageStore, rng: RandomSource = SystemRandom()) {
+        self.key = key; self.keyPackages = keyPackages; self.rng = rng
+    }
+
+    /// What to publish to start a join: the KeyPackage event and the gift-wrapped join request.
+    public struct Outgoing: Sendable {
+        public let keyPackageEvent: NostrEvent
+        public let joinRequest: NostrEvent
+        /// Where to send them: the invite's relays.
+        public let relays: [String]
+        public let tag: String
+    }
+
+    /// Checks a signed invite (signature, expiry) and, if it holds, prepares the join request.
+    /// A failed check ends in `joinFailed` and returns `nil`: nothing is sent.
+    public mutating func start(invite text: String, name: String? = nil, now: Int64 = UnixTime.now()) -> Outgoing? {
+        machine.apply(.startValidating)
+        let invite: SignedInvite
+        let creator: Secp256k1.XOnlyPublicKey
+        do {
+            let decoded = try SignedInvite.decodeAndVerify(text)
+            invite = decoded.invite
+            creator = decoded.signer.xOnly
+            if let exp = invite.payload.expiresAtUnix, now >= exp { throw InviteError(.inviteExpired) }
+            if let exp = invite.payload.conversationExpiresAtUnix, now >= exp { throw InviteError(.conversationExpired) }
+        } catch {
+            machine.apply(.validationFailed(tag: nil, error: InviteKitError.from(error)))
+            return nil
+        }
+        let tag = invite.payload.tag
+        do {
+            let relays = invite.payload.relays
+            let (kpEvent, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, now: now, rng: rng)
+            try keyPackages.save(bundle)
+            let request = WhistleJoinRequest(groupId: "", pubkey: key.publicKey.hex, keyPackage: kpEvent, name: name, invite: text)
+            let wrap = try GiftWrap.wrap(template: request.rumorTemplate(now: now), from: key, to: creator, now: now, using: rng)
+            inviter = creator
+            keyPackageEventID = kpEvent.id
+            machine.apply(.requestSent(tag: tag))
+            return Outgoing(keyPackageEvent: kpEvent, joinRequest: wrap, relays: relays, tag: tag)
+        } catch {
+            machine.apply(.validationFailed(tag: tag, error: InviteKitError.from(error)))
+            return nil
+        }
+    }
+
+    /// Feeds one opened gift wrap. Only messages from the inviter count.
+    public mutating func handle(_ gift: UnwrappedGift) {
+        guard gift.sender == inviter, let message = try? SealedMessage(gift) else { return }
+        switch message {
+        case .inviteJoinError(let e):
+            machine.apply(.joinErrorReceived(tag: e.inviteTag, errorType: e.errorType))
+        case .welcome(let rumor):
+            guard case .joining = machine.state else { return }
+            do {
+                let (welcome, _, _) = try WelcomeEvent.parse(rumor)
+                let joined = try GroupSession.join(welcome: welcome, store: keyPackages)
+                session = joined
+                machine.apply(.welcomeProcessed(JoinedGroup(nostrGroupID: Hex.encode(joined.state.nostrGroupID), epoch: joined.state.epoch)))
+            } catch {
+                lastWelcomeError = InviteKitError.from(error)  // the KeyPackage stays in the store
+            }
+        case .joinRequest, .other:
+            return
+        }
+    }
+
+    /// Offline catch-up: the same inputs in `created_at` order (ties by id) reach the same state
+    /// as if they had arrived live. Wraps that failed to open are left in the batch's failures.
+    public mutating func catchUp(_ batch: BatchResult<UnwrappedGift, NostrEvent>) {
+        let ordered = batch.succeeded.sorted { ($0.rumor.createdAt, $0.rumor.id) < ($1.rumor.createdAt, $1.rumor.id) }
+        for gift in ordered { handle(gift) }
+    }
+
+    public mutating func cancel() { machine.apply(.cancel) }
+}

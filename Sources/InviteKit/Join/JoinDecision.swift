@@ -1,0 +1,45 @@
+import InviteKitCrypto
+import InviteKitMLS
+import InviteKitNostr
+
+/// What the inviter decided about one gift-wrapped message (REFERENCE §4 validation order).
+public enum JoinDecision: Sendable {
+    public enum IgnoreReason: String, Sendable {
+        case ownMessage = "own_message"
+        case duplicate = "duplicate"
+        case notAJoinRequest = "not_a_join_request"
+    }
+
+    /// Nothing to do and nothing sent.
+    case ignored(IgnoreReason)
+    /// Forged, expired, malformed or for another creator: nothing is sent, ever.
+    case dropped(InviteKitError)
+    /// One join-error reply (already gift-wrapped to the joiner) and the error it carries.
+    case rejected(reply: NostrEvent, error: InviteJoinError)
+    /// A Whistle invite code carries no signature: the request waits for an admin's approval
+    /// (``JoinRequestProcessor/approve(_:)``).
+    case needsApproval(PendingApproval)
+    /// Accepted: publish `pending.commitEvent`, then call
+    /// ``JoinRequestProcessor/confirmCommitPublished(_:acknowledgedBy:)`` to get the Welcome.
+    case accepted(PendingJoin)
+}
+
+/// An accepted join whose Commit is not yet confirmed on a relay. The Welcome is not
+/// available until it is (REFERENCE §2: otherwise the joiner forks from the group).
+public struct PendingJoin: Sendable {
+    public let conversationID: String
+    public let joiner: InviteKitCrypto.Secp256k1.XOnlyPublicKey
+    public let keyPackageEventID: String
+    public let inviteTag: String?
+    let commit: PendingCommit
+    /// The kind-445 Commit to publish.
+    public var commitEvent: NostrEvent { commit.event }
+}
+
+/// A join request from a Whistle code, waiting for an admin.
+public struct PendingApproval: Sendable {
+    public let conversationID: String
+    public let request: WhistleJoinRequest
+    /// `whistle://addmember/<pubkey>/<groupId>`, for the admin's UI.
+    public let approvalURL: String
+}

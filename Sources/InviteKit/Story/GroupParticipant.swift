@@ -1,0 +1,75 @@
+import InviteKitCrypto
+import InviteKitNostr
+import InviteKitMLS
+import InviteKitRelay
+
+/// One person in a story or test: a Nostr key, a KeyPackage store, maybe a group session, and
+/// the relays. Used sequentially (one task at a time).
+public final class GroupParticipant: @unchecked Sendable {
+    public let name: String
+    public let key: Secp256k1.PrivateKey
+    public let keyPackages = MemoryKeyPackageStore()
+    public let pool: RelayPool
+    public var session: GroupSession?
+    /// Kind-445 events already applied or produced here.
+    private var processed = Set<String>()
+    private let rng: RandomSource
+
+    public init(name: String, key: Secp256k1.PrivateKey, pool: RelayPool, rng: RandomSource = SystemRandom()) {
+        self.name = name; self.key = key; self.pool = pool; self.rng = rng
+    }
+
+    public var pubkey: String { key.publicKey.hex }
+
+    /// Creates, stores and publishes a KeyPackage event.
+    public func publishKeyPackage(lastResort: Bool = false, now: Int64 = UnixTime.now()) async throws -> NostrEvent {
+        let (event, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: pool.urls, lastResort: lastResort, now: now, rng: rng)
+        try keyPackages.save(bundle)
+        try await publishRequired(event)
+        return event
+    }
+
+    /// Publishes and requires at least one relay to accept (typed error otherwise).
+    @discardableResult
+    public func publishRequired(_ event: NostrEvent) async throws -> [String] {
+        let result = await pool.publish(event)
+        guard !result.succeeded.isEmpty else {
+            throw result.failed.first?.error ?? RelayError(.noRelayAccepted, "no relay accepted \(event.id)")
+        }
+        if event.kind == GroupEvent.kind { processed.insert(event.id) }
+        return result.succeeded.map(\.relay)
+    }
+
+    /// Every gift wrap addressed to this participant, opened as one batch.
+    public func catchUpWraps() async -> BatchResult<UnwrappedGift, NostrEvent> {
+        await GiftWrapCatchUp.run(pool: pool, recipient: key, timeout: .seconds(5)) { _ in }.batch
+    }
+
+    /// Applies the group's kind-445 events not seen yet, oldest first; returns what they held.
+    @discardableResult
+    public func syncGroup() async throws -> [GroupEventOutcome] {
+        guard var s = session else { return [] }
+        let filter = NostrFilter(kinds: [GroupEvent.kind], tags: ["h": [Hex.encode(s.state.nostrGroupID)]])
+        let events = await pool.fetch([filter], timeout: .seconds(5)).events
+            .filter { !processed.contains($0.id) }
+            .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+        var outcomes = [GroupEventOutcome]()
+        for e in events {
+            processed.insert(e.id)
+            do { outcomes += try s.receive(event: e) } catch { outcomes.append(.rejectedMessage(error as? GroupError ?? GroupError(.malformed, "\(error)"))) }
+        }
+        session = s
+        return outcomes
+    }
+
+    /// Sends a text message to the group (kind 9 inner event in a kind-445 wrapper).
+    public func send(_ text: String) async throws -> NostrEvent {
+        guard let s = session else { throw GroupError(.notAMember, "\(name) is not in a group") }
+        let event = try s.message(EventTemplate(kind: 9, content: text), rng: rng)
+        try await publishRequired(event)
+        return event
+    }
+
+    /// Marks a kind-445 event as already applied (the committer's own commit).
+    public func markProcessed(_ eventID: String) { processed.insert(eventID) }
+}
