@@ -41,7 +41,7 @@ bench: build
 	$(BIN_RELEASE) bench
 
 demo: build
-	@scripts/demo.sh $(BIN_RELEASE)
+	$(BIN_RELEASE) demo
 
 # libFuzzer targets (Fuzz/Package.swift), each run for $(SECONDS) seconds.
 fuzz: deps

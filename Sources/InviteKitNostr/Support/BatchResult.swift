@@ -4,6 +4,7 @@ public struct BatchResult<Success, Input>: Sendable where Success: Sendable, Inp
     public struct Failure: Sendable {
         public let input: Input
         public let error: any Error
+        public init(input: Input, error: any Error) { self.input = input; self.error = error }
     }
 
     public var succeeded: [Success] = []

@@ -1,0 +1,89 @@
+import XCTest
+import InviteKitTestSupport
+@testable import InviteKit
+
+/// An inviter (Ada) hosting a group with 3 members, an invitee (Dee), and an in-memory relay.
+final class JoinWorld {
+    let relay = InMemoryRelay(url: "wss://in-memory.invitekit.test")
+    let pool: RelayPool
+    let rng: SeededRandom
+    let ada: GroupParticipant
+    let members: [GroupParticipant]
+    let dee: GroupParticipant
+    let consumed = InMemoryConsumedTagStore()
+    let processor: JoinRequestProcessor
+    var hosted: HostedGroup
+    var now: Int64 = UnixTime.now()
+
+    init(seed: UInt64) async throws {
+        let rng = SeededRandom(seed: seed)
+        let pool = RelayPool([relay])
+        self.rng = rng
+        self.pool = pool
+        let ada = GroupParticipant(name: "Ada", key: Secp256k1.PrivateKey(using: rng), pool: pool, rng: rng)
+        self.ada = ada
+        members = ["Ben", "Cy", "Dan"].map { GroupParticipant(name: $0, key: Secp256k1.PrivateKey(using: rng), pool: pool, rng: rng) }
+        dee = GroupParticipant(name: "Dee", key: Secp256k1.PrivateKey(using: rng), pool: pool, rng: rng)
+        processor = JoinRequestProcessor(inviter: ada.key, consumedTags: consumed, rng: rng)
+        ada.session = GroupSession(state: try GroupState.create(identity: ada.key.publicKey.rawRepresentation, rng: rng))
+        hosted = HostedGroup(session: ada.session!, currentTag: InviteTag.generate(using: rng), relays: pool.urls)
+        for m in members { try await add(m) }
+        for m in members { try await m.syncGroup() }
+        hosted.session = ada.session!
+        processor.host(hosted)
+    }
+
+    /// Ada adds `p` directly from its KeyPackage (how the 3 members got in).
+    func add(_ p: GroupParticipant) async throws {
+        let kp = try await p.publishKeyPackage()
+        let pending = try ada.session!.commit([.add(try KeyPackageValidator.validate(kp).keyPackage)], rng: rng)
+        let acks = try await ada.publishRequired(pending.event)
+        for w in try ada.session!.confirmPublished(pending, acknowledgedBy: acks) {
+            try await ada.publishRequired(try WelcomeEvent.giftWrap(w, keyPackageEventID: kp.id, relays: pool.urls, from: ada.key, to: p.key.publicKey, rng: rng))
+        }
+        for gift in await p.catchUpWraps().succeeded {
+            if case .welcome(let rumor) = try SealedMessage(gift), p.session == nil {
+                p.session = try GroupSession.join(welcome: try WelcomeEvent.parse(rumor).welcome, store: p.keyPackages)
+            }
+        }
+        for m in members where m !== p && m.session != nil { try await m.syncGroup() }
+    }
+
+    func invite(singleUse: Bool = false, expiresIn: Int64 = 3600, conversationExpiresIn: Int64? = nil, by key: Secp256k1.PrivateKey? = nil) throws -> String {
+        let options = InviteOptions(relays: pool.urls, expiresAtUnix: now + expiresIn,
+                                    conversationExpiresAtUnix: conversationExpiresIn.map { now + $0 }, singleUse: singleUse, tag: hosted.currentTag)
+        return try SignedInvite.create(conversationId: hosted.conversationID, creator: key ?? ada.key, options: options, using: rng).url()
+    }
+
+    /// Dee sends a join request for `url`; returns her client (nil outgoing means it refused locally).
+    func deeRequests(_ url: String, client: inout JoinClient, at time: Int64? = nil) async throws -> JoinClient.Outgoing? {
+        guard let out = client.start(invite: url, now: time ?? now) else { return nil }
+        try await dee.publishRequired(out.keyPackageEvent)
+        try await dee.publishRequired(out.joinRequest)
+        return out
+    }
+
+    /// Ada handles every gift wrap addressed to her; publishes replies, commits and Welcomes.
+    @discardableResult
+    func adaProcesses() async throws -> [JoinDecision] {
+        var decisions = [JoinDecision]()
+        for gift in await ada.catchUpWraps().succeeded {
+            let d = processor.process(gift)
+            decisions.append(d)
+            switch d {
+            case .rejected(let reply, _): try await ada.publishRequired(reply)
+            case .accepted(let pending):
+                let acks = try await ada.publishRequired(pending.commitEvent)
+                for w in try processor.confirmCommitPublished(pending, acknowledgedBy: acks) { try await ada.publishRequired(w) }
+                ada.session = processor.group(hosted.conversationID)?.session
+            default: break
+            }
+        }
+        return decisions
+    }
+
+    /// Wraps Ada has sent to Dee (replies or Welcomes).
+    func wrapsToDee() async -> [NostrEvent] {
+        await relay.events(matching: [GiftWrapCatchUp.filter(for: dee.key.publicKey)])
+    }
+}
