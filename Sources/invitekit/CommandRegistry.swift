@@ -8,6 +8,7 @@ enum CommandRegistry {
         EventCommand.self,
         WrapCommand.self,
         UnwrapCommand.self,
+        InviteCommand.self,
         VectorsCommand.self,
         BenchCommand.self,
         DemoCommand.self,

@@ -25,6 +25,8 @@ enum CFloorBenchmarks {
         var sig = [UInt8](repeating: 0, count: 64)
         _ = secp256k1_schnorrsig_sign32(ctx, &sig, msg, &kp, nil)
         let sigCopy = sig
+        var rsig = secp256k1_ecdsa_recoverable_signature()
+        _ = secp256k1_ecdsa_sign_recoverable(ctx, &rsig, msg, sk, nil, nil)
 
         return [
             BenchCase("c.keygen") {
@@ -40,6 +42,14 @@ enum CFloorBenchmarks {
                 precondition(secp256k1_schnorrsig_verify(ctx, sigCopy, msg, 32, &xonly) == 1)
             },
             BenchCase("c.ecdh") { _ = ecdh(sk, xbytes) },
+            BenchCase("c.ecdsa.sign") {
+                var rsig = secp256k1_ecdsa_recoverable_signature()
+                _ = secp256k1_ecdsa_sign_recoverable(ctx, &rsig, msg, sk, nil, nil)
+            },
+            BenchCase("c.ecdsa.recover") {
+                var pub = secp256k1_pubkey()
+                _ = secp256k1_ecdsa_recover(ctx, &pub, &rsig, msg)
+            },
             BenchCase("c.nip44.16B.cached") { nip44Floor(length: 16) },
             BenchCase("c.nip44.1MiB.cached") { nip44Floor(length: 1 << 20) },
             BenchCase("c.wrap") { wrapFloor(senderKeypair: &kp, senderSecret: sk, recipient: xbytes, bodyLength: 300) },

@@ -1,8 +1,10 @@
-import InviteKitNostr
+import InviteKit
 
 /// Every vector suite the CLI knows, layer by layer.
 enum VectorSuiteRegistry {
     static func run(directory: String) -> [VectorSuiteResult] {
         NostrVectorSuites.run(directory: directory)
+            + InviteVectorSuites.results(directory: directory)
+            + ContentVectorSuites.run(directory: directory)
     }
 }

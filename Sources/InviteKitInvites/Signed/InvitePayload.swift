@@ -1,0 +1,55 @@
+/// The signed content of a Convos-format invite (`InvitePayload`, REFERENCE §4).
+///
+/// Fields 1–10 are Convos's, with Convos's numbers and types. InviteKit adds field 100
+/// (`relays`, repeated string): a Nostr joiner must know where to send its join request,
+/// and Convos has no such field because XMTP has one network. Numbers ≥ 100 leave Convos room
+/// to grow. Unknown fields are kept, in order, in ``unknownFields`` so that re-encoding a
+/// parsed payload is lossless; the signature always covers the bytes as received anyway.
+public struct InvitePayload: Hashable, Sendable {
+    /// 1 `bytes`: the encrypted conversation (group) id, see ``ConversationToken``.
+    public var conversationToken: [UInt8]
+    /// 2 `bytes`: the creator's id; in InviteKit invites the 32-byte x-only public key.
+    public var creatorInboxId: [UInt8]
+    /// 3 `string`: the invite tag; rotating the group's tag revokes outstanding invites.
+    public var tag: String
+    /// 4 `optional string`.
+    public var name: String?
+    /// 5 `optional string` (Convos: `description_p`).
+    public var description: String?
+    /// 6 `optional string`.
+    public var imageURL: String?
+    /// 7 `optional sfixed64`: when the conversation itself ends (Unix seconds).
+    public var conversationExpiresAtUnix: Int64?
+    /// 8 `optional sfixed64`: when this invite stops being accepted (Unix seconds).
+    public var expiresAtUnix: Int64?
+    /// 9 `bool`: single use. Convos carried it without enforcing it; InviteKit enforces it.
+    public var expiresAfterUse: Bool
+    /// 10 `optional string`.
+    public var emoji: String?
+    /// 100 `repeated string` (InviteKit): relays where the creator reads join requests.
+    public var relays: [String]
+    /// Fields this version does not know, each as its complete encoding (key and value).
+    public var unknownFields: [[UInt8]]
+
+    /// A payload; every field defaults to absent or empty.
+    public init(
+        conversationToken: [UInt8] = [], creatorInboxId: [UInt8] = [], tag: String = "",
+        name: String? = nil, description: String? = nil, imageURL: String? = nil,
+        conversationExpiresAtUnix: Int64? = nil, expiresAtUnix: Int64? = nil,
+        expiresAfterUse: Bool = false, emoji: String? = nil, relays: [String] = [],
+        unknownFields: [[UInt8]] = []
+    ) {
+        self.conversationToken = conversationToken
+        self.creatorInboxId = creatorInboxId
+        self.tag = tag
+        self.name = name
+        self.description = description
+        self.imageURL = imageURL
+        self.conversationExpiresAtUnix = conversationExpiresAtUnix
+        self.expiresAtUnix = expiresAtUnix
+        self.expiresAfterUse = expiresAfterUse
+        self.emoji = emoji
+        self.relays = relays
+        self.unknownFields = unknownFields
+    }
+}

@@ -1,0 +1,39 @@
+import InviteKitCrypto
+
+extension SignedInvite {
+    /// Builds and signs an invite to `conversationId` (the Nostr group id): seals the
+    /// conversation token, sets creator_inbox_id to the creator's x-only key, signs.
+    public static func create(
+        conversationId: String, creator: Secp256k1.PrivateKey, options: InviteOptions = InviteOptions(),
+        using rng: RandomSource = SystemRandom()
+    ) throws(InviteError) -> SignedInvite {
+        let creatorId = ConversationToken.creatorId(for: creator.publicKey)
+        let token = try ConversationToken.seal(conversationId: conversationId, creatorKey: creator, creatorId: creatorId, using: rng)
+        return try create(token: token, creator: creator, options: options, using: rng)
+    }
+
+    /// As ``create(conversationId:creator:options:using:)`` with an already sealed token
+    /// (vectors use a fixed nonce through ``ConversationToken/seal(conversationId:creatorKey:creatorId:nonce:)``).
+    public static func create(
+        token: [UInt8], creator: Secp256k1.PrivateKey, options: InviteOptions,
+        using rng: RandomSource = SystemRandom()
+    ) throws(InviteError) -> SignedInvite {
+        let tag = options.tag ?? InviteTag.generate(using: rng)
+        guard !tag.isEmpty else { throw InviteError(.invalidArgument, "tag is empty") }
+        for relay in options.relays where !RelayURLCheck.isValid(relay) {
+            throw InviteError(.invalidRelay, "relays must be ws:// or wss:// URLs")
+        }
+        let payload = InvitePayload(
+            conversationToken: token, creatorInboxId: creator.publicKey.rawRepresentation, tag: tag,
+            name: options.name, description: options.description, imageURL: options.imageURL,
+            conversationExpiresAtUnix: options.conversationExpiresAtUnix, expiresAtUnix: options.expiresAtUnix,
+            expiresAfterUse: options.singleUse, emoji: options.emoji, relays: options.relays)
+        return try sign(payload, with: creator)
+    }
+
+    /// Opens the conversation token: only the creator can.
+    public func conversationId(creatorKey: Secp256k1.PrivateKey) throws(InviteError) -> String {
+        try ConversationToken.open(payload.conversationToken, creatorKey: creatorKey,
+                                   creatorId: ConversationToken.creatorId(for: creatorKey.publicKey))
+    }
+}

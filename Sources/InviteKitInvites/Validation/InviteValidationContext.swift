@@ -1,0 +1,33 @@
+import InviteKitCrypto
+
+/// What the validator knows besides the invite.
+public struct InviteValidationContext: Sendable {
+    /// Current time, Unix seconds.
+    public var now: Int64
+    /// Require this creator (`--creator`).
+    public var expectedCreator: Secp256k1.XOnlyPublicKey?
+    /// The group's current tag (creator side). An invite with another tag was revoked.
+    public var currentTag: String?
+    /// Single-use bookkeeping (creator side). Without a store the single-use check is skipped.
+    public var store: (any ConsumedTagStore)?
+    /// When `true`, a valid single-use invite is consumed (atomically) by this validation;
+    /// when `false`, the store is only read.
+    public var consume: Bool
+    /// Creator side: opens the conversation token and looks the conversation up, which enables
+    /// the `conversation` check and takes the current tag from the lookup (overriding
+    /// ``currentTag``).
+    public var creator: InviteCreatorState?
+
+    /// A context; without a tag or store, revocation and single use are skipped.
+    public init(
+        now: Int64, expectedCreator: Secp256k1.XOnlyPublicKey? = nil, currentTag: String? = nil,
+        store: (any ConsumedTagStore)? = nil, consume: Bool = false, creator: InviteCreatorState? = nil
+    ) {
+        self.creator = creator
+        self.now = now
+        self.expectedCreator = expectedCreator
+        self.currentTag = currentTag
+        self.store = store
+        self.consume = consume
+    }
+}

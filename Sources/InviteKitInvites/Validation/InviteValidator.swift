@@ -1,0 +1,81 @@
+import InviteKitCrypto
+
+/// Validates signed invites.
+///
+/// Checks, in order: signature (and creator), invite expiry, conversation expiry, conversation
+/// (creator side: the token opens and names an existing conversation), revocation, single use.
+///
+/// The signature is checked first, and when it fails nothing else is examined: the other
+/// fields of a forged invite mean nothing, and reporting "expired" for one would tell a forger
+/// which fields matter. The single-use check runs last and consumes the invite only when every
+/// other check passed, so a rejected join never burns an invite.
+public enum InviteValidator {
+    /// Runs every check (see the type's discussion for the order) and never throws: each
+    /// outcome is in the result.
+    public static func validate(_ invite: SignedInvite, context: InviteValidationContext) -> InviteValidationResult {
+        var r = InviteValidationResult()
+        let creator: Secp256k1.XOnlyPublicKey
+        do throws(InviteError) {
+            let signer = try invite.verify(expectedCreator: context.expectedCreator)
+            if let own = context.creator?.key.publicKey, !signer.compressed.dropFirst().elementsEqual(own.rawRepresentation) {
+                throw InviteError(.creatorMismatch, "invite made by another creator")
+            }
+            creator = signer.xOnly
+        } catch {
+            r.signature = .failed(error)
+            return r
+        }
+        r.signature = .passed
+        r.creator = creator
+        let p = invite.payload
+
+        if let exp = p.expiresAtUnix {
+            r.inviteExpiry = context.now >= exp ? .failed(InviteError(.inviteExpired)) : .passed
+        }
+        if let exp = p.conversationExpiresAtUnix {
+            r.conversationExpiry = context.now >= exp ? .failed(InviteError(.conversationExpired)) : .passed
+        }
+        var currentTag = context.currentTag
+        if let state = context.creator {
+            do {
+                let id = try ConversationToken.open(p.conversationToken, creatorKey: state.key,
+                                                    creatorId: ConversationToken.creatorId(for: creator))
+                r.conversationId = id
+                if let tag = state.currentTag(id) {
+                    currentTag = tag
+                    r.conversation = .passed
+                } else {
+                    r.conversation = .failed(InviteError(.conversationNotFound))
+                }
+            } catch {
+                r.conversation = .failed(error)
+            }
+        }
+        if let current = currentTag {
+            r.revocation = ConstantTime.equals(Array(current.utf8), Array(p.tag.utf8))
+                ? .passed : .failed(InviteError(.inviteRevoked))
+        }
+        if p.expiresAfterUse, let store = context.store {
+            if r.error != nil { return r }
+            let key = consumedKey(creator: creator, tag: p.tag)
+            do {
+                if context.consume {
+                    let won = try store.consume(key)
+                    r.singleUse = won ? .passed : .failed(InviteError(.inviteAlreadyUsed))
+                    r.consumed = won
+                } else {
+                    r.singleUse = try store.isConsumed(key) ? .failed(InviteError(.inviteAlreadyUsed)) : .passed
+                }
+            } catch {
+                r.singleUse = .failed(error)
+            }
+        }
+        return r
+    }
+
+    /// The consumed-tag store key of an invite: creator hex and tag, so two creators' tags
+    /// never collide.
+    public static func consumedKey(creator: Secp256k1.XOnlyPublicKey, tag: String) -> String {
+        creator.hex + ":" + tag
+    }
+}

@@ -1,0 +1,269 @@
+import ArgumentParser
+import Foundation
+import InviteKitCrypto
+import InviteKitInvites
+import InviteKitNostr
+
+/// `invitekit invite …`: Whistle codes and Convos-format signed invites.
+struct InviteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "invite", abstract: "Create, decode, verify and render group invites (Whistle codes, signed invites).",
+        subcommands: [Create.self, Decode.self, Verify.self, QR.self, ApprovalURLCommand.self, ParseApproval.self])
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case whistle, signed
+    }
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an invite and print its URL.")
+        @Option(help: "Creator secret key: 64 hex characters or nsec1….") var secretKey: String
+        @Option(help: "The group id.") var groupId: String
+        @Option(help: "Relay URL (wss://…); repeat for several.") var relay: [String]
+        @Option(help: "whistle or signed.") var format: Format = .signed
+        @Option(help: "Group name (signed).") var name: String?
+        @Option(help: "Group description (signed).") var description: String?
+        @Option(help: "Invite lifetime in seconds (signed).") var expiresIn: Int64?
+        @Option(help: "Conversation lifetime in seconds (signed).") var conversationExpiresIn: Int64?
+        @Flag(help: "The invite works once (signed).") var singleUse = false
+        @Option(help: "The group's current invite tag, 1–64 of [A-Za-z0-9] (signed); random when omitted.") var tag: String?
+        @Option(help: "Domain of the https link (signed; default \(InviteLink.defaultDomain)).") var domain: String?
+        @Flag(help: "Print JSON {url, code, format, tag, …}.") var json = false
+
+        func run() throws {
+            try runInvite {
+                guard !relay.isEmpty else { throw CLIFailure("at least one --relay is required") }
+                for r in relay where !RelayURLCheck.isValid(r) { throw CLIFailure("--relay must be a ws:// or wss:// URL: \(r)") }
+                guard !groupId.isEmpty else { throw CLIFailure("--group-id must not be empty") }
+                let key = try NostrKeys.parseSecretKey(secretKey)
+                var out = JSONOutput()
+                switch format {
+                case .whistle:
+                    guard relay.count == 1 else { throw CLIFailure("a Whistle code carries exactly one --relay") }
+                    let signedOnly: [(String, Bool)] = [("--name", name != nil), ("--description", description != nil),
+                        ("--expires-in", expiresIn != nil), ("--conversation-expires-in", conversationExpiresIn != nil),
+                        ("--single-use", singleUse), ("--tag", tag != nil), ("--domain", domain != nil)]
+                    if let bad = signedOnly.first(where: { $0.1 }) { throw CLIFailure("\(bad.0) applies to signed invites only") }
+                    let code = InviteCode(relay: relay[0], inviter: key.publicKey, groupId: groupId)
+                    out.add("url", code.url)
+                    out.add("code", code.code)
+                    out.add("format", "whistle")
+                    out.add("tag", json: .null)
+                    out.add("relay", code.relay)
+                    out.add("inviterNpub", code.inviterNpub)
+                    out.add("groupId", code.groupId)
+                case .signed:
+                    if let tag, !(1...64).contains(tag.utf8.count) || !tag.utf8.allSatisfy({ InviteTag.alphabet.contains($0) }) {
+                        throw CLIFailure("--tag must be 1–64 characters of [A-Za-z0-9]")
+                    }
+                    for (flag, v) in [("--expires-in", expiresIn), ("--conversation-expires-in", conversationExpiresIn)] {
+                        if let v, v <= 0 || v > 100 * 365 * 86400 { throw CLIFailure("\(flag) must be a positive number of seconds") }
+                    }
+                    let now = Int64(Date().timeIntervalSince1970)
+                    let options = InviteOptions(
+                        relays: relay, name: name, description: description,
+                        expiresAtUnix: expiresIn.map { now + $0 }, conversationExpiresAtUnix: conversationExpiresIn.map { now + $0 },
+                        singleUse: singleUse, tag: tag)
+                    let invite = try SignedInvite.create(conversationId: groupId, creator: key, options: options)
+                    let slug = invite.encodedSlug()
+                    out.add("url", try InviteLink.url(slug: slug, domain: domain ?? InviteLink.defaultDomain))
+                    out.add("code", slug)
+                    out.add("format", "signed")
+                    out.add("tag", invite.payload.tag)
+                    out.add("creator", key.publicKey.hex)
+                    out.add("creatorNpub", NIP19.npub(key.publicKey))
+                    out.add("relays", json: .array(relay.map { .string($0) }))
+                    InviteCommand.addOptional(&out, "name", name)
+                    InviteCommand.addOptional(&out, "description", description)
+                    out.add("expiresAt", json: options.expiresAtUnix.map { .number(String($0)) } ?? .null)
+                    out.add("conversationExpiresAt", json: options.conversationExpiresAtUnix.map { .number(String($0)) } ?? .null)
+                    out.add("singleUse", singleUse)
+                }
+                if json { StdIO.printLine(out.string) } else { StdIO.printLine(out.value["url"]?.stringValue ?? "") }
+            }
+        }
+    }
+
+    struct Decode: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print every field of an invite; for signed invites also the recovered signer. Does not judge validity (see verify).")
+        @Argument(help: "An invite code or URL.") var invite: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try runInvite {
+                var out = JSONOutput()
+                switch try AnyInvite(parsing: invite) {
+                case .whistle(let c):
+                    out.add("format", "whistle")
+                    out.add("relay", c.relay)
+                    out.add("inviterNpub", c.inviterNpub)
+                    out.add("inviterPubkey", c.inviterKey?.hex ?? "")
+                    out.add("groupId", c.groupId)
+                    out.add("code", c.code)
+                    out.add("url", c.url)
+                case .signed(let s):
+                    let p = s.payload
+                    out.add("format", "signed")
+                    out.add("tag", p.tag)
+                    InviteCommand.addOptional(&out, "name", p.name)
+                    InviteCommand.addOptional(&out, "description", p.description)
+                    InviteCommand.addOptional(&out, "imageURL", p.imageURL)
+                    InviteCommand.addOptional(&out, "emoji", p.emoji)
+                    out.add("expiresAt", json: p.expiresAtUnix.map { .number(String($0)) } ?? .null)
+                    out.add("conversationExpiresAt", json: p.conversationExpiresAtUnix.map { .number(String($0)) } ?? .null)
+                    out.add("singleUse", p.expiresAfterUse)
+                    out.add("relays", json: .array(p.relays.map { .string($0) }))
+                    out.add("creatorInboxId", Hex.encode(p.creatorInboxId))
+                    out.add("conversationToken", Hex.encode(p.conversationToken))
+                    out.add("unknownFields", p.unknownFields.count)
+                    out.add("signature", Hex.encode(s.signature))
+                    if let signer = try? s.recoverSigner() {
+                        out.add("signerPubkey", signer.xOnly.hex)
+                        out.add("signerNpub", NIP19.npub(signer.xOnly))
+                        out.add("signerMatchesCreator", signer.xOnly.rawRepresentation == p.creatorInboxId)
+                    } else {
+                        out.add("signerPubkey", json: .null)
+                        out.add("signerNpub", json: .null)
+                        out.add("signerMatchesCreator", false)
+                    }
+                }
+                InviteCommand.emit(out, json: json)
+            }
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check an invite: exit 0 when valid; exit 2 with the reason on stderr when not.")
+        @Argument(help: "An invite code or URL.") var invite: String
+        @Option(help: "Require this creator: hex or npub1….") var creator: String?
+        @Option(help: "Current time as Unix seconds (default: now).") var now: Int64?
+        @Flag(help: "Print JSON {valid, code, message, retryable}.") var json = false
+
+        func run() throws {
+            try runInvite {
+                let expected = try creator.map { try NostrKeys.parsePublicKey($0) }
+                let time = now ?? Int64(Date().timeIntervalSince1970)
+                var failure: InviteError?
+                var signer: Secp256k1.XOnlyPublicKey?
+                var format = "unknown"
+                do {
+                    switch try AnyInvite(parsing: invite) {
+                    case .whistle(let c):
+                        format = "whistle"
+                        signer = c.inviterKey
+                        if let expected, expected != signer { failure = InviteError(.creatorMismatch) }
+                    case .signed(let s):
+                        format = "signed"
+                        let r = InviteValidator.validate(s, context: InviteValidationContext(now: time, expectedCreator: expected))
+                        failure = r.error
+                        signer = r.creator
+                    }
+                } catch let e as InviteError {
+                    failure = e
+                }
+                var out = JSONOutput()
+                out.add("valid", failure == nil)
+                out.add("code", json: failure.map { .string($0.code.rawValue) } ?? .null)
+                out.add("message", json: failure.map { .string($0.message) } ?? .null)
+                out.add("retryable", failure?.isRetryable ?? false)
+                out.add("format", format)
+                if failure == nil, let signer { out.add("creator", signer.hex) }
+                if json { StdIO.printLine(out.string) } else if failure == nil { StdIO.printLine("valid") }
+                if let failure {
+                    StdIO.printError(failure.message)
+                    throw ExitCode(2)
+                }
+            }
+        }
+    }
+
+    struct QR: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "qr", abstract: "Print an invite as a QR code (Unicode half blocks), or write it as a PNG.")
+        @Argument(help: "An invite code or URL; encoded exactly as given.") var invite: String
+        @Option(help: "Write a PNG here instead of printing.") var png: String?
+        @Option(help: "PNG pixels per module.") var scale = 8
+        @Flag(help: "Draw dark modules as ink (for light terminal backgrounds).") var invert = false
+
+        func run() throws {
+            try runInvite {
+                let text = invite.trimmingCharacters(in: .whitespacesAndNewlines)
+                _ = try AnyInvite(parsing: text)
+                let qr = try QRCode(text: text)
+                if let png {
+                    let bytes = try qr.pngData(scale: scale)
+                    guard FileManager.default.createFile(atPath: png, contents: Data(bytes)) else {
+                        throw CLIFailure("cannot write \(png)")
+                    }
+                } else {
+                    StdIO.write(Array(qr.terminalString(invert: invert).utf8))
+                }
+            }
+        }
+    }
+
+    struct ApprovalURLCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "approval-url", abstract: "Build whistle://addmember/<pubkeyHex>/<groupId>.")
+        @Option(help: "The invitee's public key: hex or npub1….") var pubkey: String
+        @Option(help: "The group id.") var groupId: String
+
+        func run() throws {
+            try runInvite {
+                guard !groupId.isEmpty else { throw CLIFailure("--group-id must not be empty") }
+                StdIO.printLine(ApprovalURL(pubkey: try NostrKeys.parsePublicKey(pubkey), groupId: groupId).url)
+            }
+        }
+    }
+
+    struct ParseApproval: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "parse-approval", abstract: "Parse an approval URL.")
+        @Argument(help: "whistle://addmember/… URL.") var url: String
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() throws {
+            try runInvite {
+                let a = try ApprovalURL(url: url)
+                var out = JSONOutput()
+                out.add("pubkey", a.pubkey.hex)
+                out.add("npub", NIP19.npub(a.pubkey))
+                out.add("groupId", a.groupId)
+                InviteCommand.emit(out, json: json)
+            }
+        }
+    }
+
+    static func addOptional(_ out: inout JSONOutput, _ key: String, _ value: String?) {
+        out.add(key, json: value.map { .string($0) } ?? .null)
+    }
+
+    /// `key: value` lines, or one JSON object.
+    static func emit(_ out: JSONOutput, json: Bool) {
+        if json { StdIO.printLine(out.string); return }
+        guard case .object(let members) = out.value else { return }
+        for m in members {
+            let text: String
+            switch m.value {
+            case .string(let s): text = s
+            case .number(let n): text = n
+            case .bool(let b): text = b ? "true" : "false"
+            case .null: text = "-"
+            case .array(let a): text = a.compactMap(\.stringValue).joined(separator: ", ")
+            case .object: text = JSONWriter.serialize(m.value)
+            }
+            StdIO.printLine("\(m.key): \(text)")
+        }
+    }
+}
+
+/// Like `runReportingErrors`, with invite errors as "<message> [<code>]: <detail>".
+private func runInvite(_ body: () throws -> Void) throws {
+    try runReportingErrors {
+        do {
+            try body()
+        } catch let e as InviteError {
+            throw CLIFailure(e.detail.isEmpty ? "\(e.message) [\(e.code.rawValue)]" : "\(e.message) [\(e.code.rawValue)]: \(e.detail)")
+        }
+    }
+}

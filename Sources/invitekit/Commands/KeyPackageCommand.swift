@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import InviteKit
+import InviteKitMLS
+
+/// `invitekit keypackage create|verify` (issue 4).
+struct KeyPackageCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keypackage", abstract: "Create and verify Marmot KeyPackage events (kind 30443).",
+        subcommands: [Create.self, Verify.self])
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a signed kind-30443 KeyPackage event.")
+        @Option(name: .customLong("secret-key"), help: "Nostr secret key (hex or nsec).") var secretKey: String
+        @Option(name: .customLong("relay"), help: "Relay URL for the relays tag (repeatable).") var relays: [String] = []
+        @Flag(name: .customLong("last-resort"), help: "Add the last_resort extension.") var lastResort = false
+        @Option(name: .customLong("lifetime"), help: "Validity in seconds from now (default 90 days).") var lifetime: UInt64 = KeyPackageEvent.defaultLifetime
+        @Option(name: .customLong("store"), help: "Directory that keeps the private keys.") var store: String?
+        @Flag(name: .customLong("json"), help: "Print {event, reference, ...} instead of the bare event.") var json = false
+
+        func run() throws {
+            try runReportingErrors {
+                guard lifetime > 0 else { throw CLIFailure("--lifetime must be positive") }
+                let key = try NostrKeys.parseSecretKey(secretKey)
+                let (event, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: lastResort, lifetime: lifetime)
+                if let store {
+                    try FileKeyPackageStore(directory: URL(fileURLWithPath: store)).save(bundle)
+                }
+                guard json else { return StdIO.printLine(event.jsonString) }
+                var out = JSONOutput()
+                out.add("event", json: event.jsonValue)
+                out.add("reference", Hex.encode(bundle.reference))
+                out.add("last_resort", lastResort)
+                let l = bundle.keyPackage.leafNode.lifetime!
+                out.add("not_before", Int64(clamping: l.notBefore))
+                out.add("not_after", Int64(clamping: l.notAfter))
+                out.add("stored", store != nil)
+                StdIO.printLine(out.string)
+            }
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "stdin a KeyPackage event; exit 0 if valid, 1 with the reason otherwise.")
+        @Option(name: .customLong("now"), help: "Unix time to check the lifetime against (default: now).") var now: Int64?
+        @Option(name: .customLong("skew"), help: "Allowed clock skew in seconds (default 300).") var skew: UInt64 = KeyPackageEvent.defaultClockSkew
+
+        func run() throws {
+            try runReportingErrors {
+                let event = try NostrEvent(json: try StdIO.readAll())
+                let v = try KeyPackageValidator.validate(event, now: now ?? UnixTime.now(), skew: skew)
+                StdIO.printLine("valid: ref \(Hex.encode(v.reference))\(v.isLastResort ? " last_resort" : "")")
+            }
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import XCTest
+import InviteKitCrypto
+@testable import InviteKitInvites
+
+final class ValidationTests: XCTestCase {
+    let now: Int64 = 1_800_000_000
+
+    func invite(_ o: InviteOptions) throws -> SignedInvite {
+        try SignedInvite.create(conversationId: "group-1", creator: TestKeys.creator, options: o, using: SeededRandom(seed: 3))
+    }
+
+    func testAllChecksPass() throws {
+        let inv = try invite(InviteOptions(expiresAtUnix: now + 10, conversationExpiresAtUnix: now + 100, singleUse: true, tag: "AAAAAAAAAA"))
+        let store = InMemoryConsumedTagStore()
+        let r = InviteValidator.validate(inv, context: .init(now: now, expectedCreator: TestKeys.creator.publicKey,
+                                                             currentTag: "AAAAAAAAAA", store: store, consume: true))
+        XCTAssertTrue(r.isValid)
+        XCTAssertEqual(r.signature, .passed)
+        XCTAssertEqual(r.inviteExpiry, .passed)
+        XCTAssertEqual(r.conversationExpiry, .passed)
+        XCTAssertEqual(r.revocation, .passed)
+        XCTAssertEqual(r.singleUse, .passed)
+        XCTAssertTrue(r.consumed)
+        let again = InviteValidator.validate(inv, context: .init(now: now, store: store, consume: true))
+        XCTAssertEqual(again.error?.code, .inviteAlreadyUsed)
+        XCTAssertEqual(again.error?.message, "This invite was already used")
+        XCTAssertFalse(again.error!.isRetryable)
+    }
+
+    func testEachFailure() throws {
+        let expired = try invite(InviteOptions(expiresAtUnix: now))
+        XCTAssertEqual(InviteValidator.validate(expired, context: .init(now: now)).error?.code, .inviteExpired)
+        XCTAssertEqual(InviteValidator.validate(expired, context: .init(now: now)).error?.message, "This invite has expired")
+        XCTAssertTrue(InviteValidator.validate(expired, context: .init(now: now - 1)).isValid)
+
+        let convExpired = try invite(InviteOptions(conversationExpiresAtUnix: now - 1))
+        XCTAssertEqual(InviteValidator.validate(convExpired, context: .init(now: now)).error?.code, .conversationExpired)
+
+        let revoked = try invite(InviteOptions(tag: "OldTag0000"))
+        let rr = InviteValidator.validate(revoked, context: .init(now: now, currentTag: "NewTag0000"))
+        XCTAssertEqual(rr.error?.code, .inviteRevoked)
+        XCTAssertEqual(rr.revocation.error?.code, .inviteRevoked)
+
+        let ok = try invite(InviteOptions())
+        XCTAssertEqual(InviteValidator.validate(ok, context: .init(now: now, expectedCreator: TestKeys.other.publicKey)).error?.code, .creatorMismatch)
+    }
+
+    func testForgedInviteRevealsNothingElseAndDoesNotConsume() throws {
+        let inv = try invite(InviteOptions(expiresAtUnix: now - 100, singleUse: true))
+        var sig = inv.signature
+        sig[10] ^= 1
+        let forged = try SignedInvite(payloadBytes: inv.payloadBytes, signature: sig)
+        let store = InMemoryConsumedTagStore()
+        let r = InviteValidator.validate(forged, context: .init(now: now, store: store, consume: true))
+        XCTAssertEqual(r.error?.code, .invalidSignature)
+        XCTAssertEqual(r.error?.message, "This invite is invalid")
+        XCTAssertEqual(r.inviteExpiry, .skipped)
+        XCTAssertEqual(r.singleUse, .skipped)
+        XCTAssertFalse(try store.isConsumed(InviteValidator.consumedKey(creator: TestKeys.creator.publicKey, tag: inv.payload.tag)))
+    }
+
+    func testFailedChecksDoNotBurnSingleUse() throws {
+        let inv = try invite(InviteOptions(singleUse: true, tag: "OldTag0000"))
+        let store = InMemoryConsumedTagStore()
+        let r = InviteValidator.validate(inv, context: .init(now: now, currentTag: "NewTag0000", store: store, consume: true))
+        XCTAssertEqual(r.error?.code, .inviteRevoked)
+        XCTAssertFalse(r.consumed)
+        XCTAssertTrue(InviteValidator.validate(inv, context: .init(now: now, store: store, consume: true)).isValid)
+    }
+
+    func testUnavailableStoreIsRetryable() throws {
+        let inv = try invite(InviteOptions(singleUse: true))
+        let store = FileConsumedTagStore(path: "/nonexistent-dir/\(UUID().uuidString)/tags")
+        let r = InviteValidator.validate(inv, context: .init(now: now, store: store, consume: true))
+        XCTAssertEqual(r.error?.code, .storeUnavailable)
+        XCTAssertTrue(r.error!.isRetryable)
+    }
+
+    func testEveryCodeHasAMessageAndOnlyStoreIsRetryable() {
+        for c in InviteError.Code.allCases {
+            XCTAssertFalse(c.message.isEmpty)
+            XCTAssertEqual(c.isRetryable, c == .storeUnavailable)
+            // Messages never carry detail: the same code always reads the same.
+            XCTAssertEqual(InviteError(c, "secret detail").message, InviteError(c).message)
+        }
+        XCTAssertEqual(InviteError.Code.inviteAlreadyUsed.joinErrorType, "single_use_consumed")
+        XCTAssertNil(InviteError.Code.invalidSignature.joinErrorType)
+        XCTAssertNil(InviteError.Code.inviteExpired.joinErrorType)
+    }
+
+    func testFileStoreSurvivesRestartAndToleratesTornLine() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("consumed").path
+        XCTAssertTrue(try FileConsumedTagStore(path: path).consume("a:1"))
+        XCTAssertFalse(try FileConsumedTagStore(path: path).consume("a:1"))
+        // A crash mid-append leaves a partial line.
+        let h = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        h.seekToEndOfFile(); h.write(Data("abc123".utf8)); try h.close()
+        let store = FileConsumedTagStore(path: path)
+        XCTAssertTrue(try store.isConsumed("a:1"))
+        XCTAssertTrue(try store.consume("b:2"))
+        XCTAssertTrue(try FileConsumedTagStore(path: path).isConsumed("b:2"))
+        let contents = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertFalse(contents.contains("a:1"))
+        // Long-lived instances catch up on what other instances (processes) appended.
+        let a = FileConsumedTagStore(path: path), b = FileConsumedTagStore(path: path)
+        XCTAssertTrue(try a.consume("c:3"))
+        XCTAssertTrue(try b.consume("d:4"))
+        XCTAssertTrue(try a.isConsumed("d:4"))
+        XCTAssertFalse(try a.consume("d:4"))
+        XCTAssertFalse(try b.consume("c:3"))
+        // A file replaced by a shorter one is read again from the start.
+        try Data((FileConsumedTagStore.lineFor("e:5") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertFalse(try a.isConsumed("c:3"))
+        XCTAssertTrue(try a.isConsumed("e:5"))
+    }
+
+    func testSharedFileStoreInstanceUnderThreads() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = FileConsumedTagStore(path: dir.appendingPathComponent("consumed").path)
+        XCTAssertEqual(raceThreads(count: 16) { (try? store.consume("shared:tag")) == true }, 1)
+    }
+}
+
+final class CreatorSideValidationTests: XCTestCase {
+    let now: Int64 = 1_800_000_000
+
+    func testCreatorOpensTokenAndUsesTheConversationsCurrentTag() throws {
+        let inv = try SignedInvite.create(conversationId: "group-A", creator: TestKeys.creator,
+                                          options: InviteOptions(tag: "TagA000000"), using: SeededRandom(seed: 8))
+        let tags = ["group-A": "TagA000000", "group-B": "TagB000000"]
+        let state = InviteCreatorState(key: TestKeys.creator) { tags[$0] }
+        let ok = InviteValidator.validate(inv, context: .init(now: now, creator: state))
+        XCTAssertTrue(ok.isValid)
+        XCTAssertEqual(ok.conversationId, "group-A")
+        XCTAssertEqual(ok.conversation, .passed)
+        XCTAssertEqual(ok.revocation, .passed)
+
+        let rotated = InviteCreatorState(key: TestKeys.creator) { _ in "Rotated000" }
+        XCTAssertEqual(InviteValidator.validate(inv, context: .init(now: now, creator: rotated)).error?.code, .inviteRevoked)
+
+        let gone = InviteCreatorState(key: TestKeys.creator) { _ in nil }
+        let r = InviteValidator.validate(inv, context: .init(now: now, creator: gone))
+        XCTAssertEqual(r.error?.code, .conversationNotFound)
+        XCTAssertEqual(r.error?.code.joinErrorType, "conversation_not_found")
+    }
+
+    func testAnotherCreatorsInviteIsAMismatchWithoutReply() throws {
+        let inv = try SignedInvite.create(conversationId: "group-A", creator: TestKeys.other, using: SeededRandom(seed: 8))
+        let state = InviteCreatorState(key: TestKeys.creator) { _ in "x" }
+        let r = InviteValidator.validate(inv, context: .init(now: now, creator: state))
+        XCTAssertEqual(r.error?.code, .creatorMismatch)
+        XCTAssertNil(r.error?.code.joinErrorType)
+        XCTAssertEqual(r.conversation, .skipped)
+    }
+}
