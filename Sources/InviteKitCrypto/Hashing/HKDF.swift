@@ -21,24 +21,29 @@ public enum HKDF {
 
     /// HKDF-Expand with an HMAC already keyed with the PRK (see ``HMACSHA256``).
     public static func expand<I: ContiguousBytes>(keyed: HMACSHA256, info: I, count: Int) -> SecureBytes {
-        precondition(count >= 0 && count <= 255 * 32, "HKDF-Expand length out of range")
-        return SecureBytes(count: count) { out in
-            var previous = [UInt8]()
+        SecureBytes(count: count) { out in
+            info.withUnsafeBytes { expand(keyed: keyed, info: $0, into: out) }
+        }
+    }
+
+    /// HKDF-Expand into caller-owned memory (no allocation): fills all of `out`.
+    public static func expand(keyed: HMACSHA256, info: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count <= 255 * 32, "HKDF-Expand length out of range")
+        withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { t in
             var offset = 0
             var counter: UInt8 = 1
-            while offset < count {
+            while offset < out.count {
                 var mac = keyed
-                mac.update(previous)
-                mac.update(info)
-                mac.update([counter])
-                wipe(&previous)
-                previous = mac.finalize()
-                let n = min(32, count - offset)
-                for i in 0..<n { out[offset + i] = previous[i] }
+                if counter > 1 { mac.update(bufferPointer: UnsafeRawBufferPointer(t)) }
+                mac.update(bufferPointer: info)
+                withUnsafeBytes(of: counter) { mac.update(bufferPointer: $0) }
+                mac.finalize(into: t)
+                let n = min(32, out.count - offset)
+                UnsafeMutableRawBufferPointer(rebasing: out[offset..<(offset + n)]).copyMemory(from: UnsafeRawBufferPointer(rebasing: t[0..<n]))
                 offset += n
                 counter &+= 1
             }
-            wipe(&previous)
+            t.initializeMemory(as: UInt8.self, repeating: 0)
         }
     }
 }

@@ -8,22 +8,26 @@ public struct HMACSHA256: Sendable {
     private var outer: SHA256
 
     public init<K: ContiguousBytes>(key: K) {
-        var block = [UInt8](repeating: 0, count: 64)
-        key.withUnsafeBytes { k in
+        self = key.withUnsafeBytes { HMACSHA256(keyBuffer: $0) }
+    }
+
+    /// Keys the MAC from raw bytes; the padded key blocks live on the stack and are wiped.
+    public init(keyBuffer k: UnsafeRawBufferPointer) {
+        inner = SHA256(); outer = SHA256()
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { block in
+            block.initialize(repeating: 0)
             if k.count > 64 {
                 var h = SHA256(); h.update(bufferPointer: k)
-                let d = h.finalize()
-                for i in 0..<32 { block[i] = d[i] }
-            } else {
-                for i in 0..<k.count { block[i] = k[i] }
+                h.finalize(into: block.baseAddress!)
+            } else if k.count > 0 {
+                UnsafeMutableRawBufferPointer(block).copyMemory(from: k)
             }
+            for i in 0..<64 { block[i] ^= 0x36 }
+            inner.update(bufferPointer: UnsafeRawBufferPointer(block))
+            for i in 0..<64 { block[i] ^= 0x36 ^ 0x5c }
+            outer.update(bufferPointer: UnsafeRawBufferPointer(block))
+            for i in 0..<64 { block[i] = 0 }
         }
-        inner = SHA256(); outer = SHA256()
-        var pad = block.map { $0 ^ 0x36 }
-        inner.update(pad)
-        for i in 0..<64 { pad[i] = block[i] ^ 0x5c }
-        outer.update(pad)
-        wipe(&pad); wipe(&block)
     }
 
     public mutating func update<B: ContiguousBytes>(_ data: B) { inner.update(data) }
@@ -31,10 +35,19 @@ public struct HMACSHA256: Sendable {
 
     /// The tag. The value is consumed: finalize once.
     public mutating func finalize() -> [UInt8] {
-        var d = [UInt8](repeating: 0, count: 32)
-        d.withUnsafeMutableBufferPointer { inner.finalize(into: $0.baseAddress!) }
-        outer.update(d)
-        return outer.finalize()
+        [UInt8](unsafeUninitializedCapacity: 32) { out, n in
+            finalize(into: UnsafeMutableRawBufferPointer(out))
+            n = 32
+        }
+    }
+
+    /// Writes the 32-byte tag into `out` without allocating.
+    public mutating func finalize(into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count >= 32)
+        let p = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        inner.finalize(into: p)
+        outer.update(bufferPointer: UnsafeRawBufferPointer(start: p, count: 32))
+        outer.finalize(into: p)
     }
 
     /// One-shot MAC.

@@ -5,14 +5,16 @@ public enum Base64 {
 
     private static let standardTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
     private static let urlTable = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-    /// 0..63 for a digit of either alphabet, 0xFF otherwise.
-    private static let reverse: [UInt8] = {
+    /// Decoding tables: 0..63 for a digit, 0xFF for anything else. One per accepted alphabet,
+    /// so the alphabet check costs nothing extra.
+    private static func table(_ alphabets: [[UInt8]]) -> [UInt8] {
         var t = [UInt8](repeating: 0xFF, count: 256)
-        for (i, c) in standardTable.enumerated() { t[Int(c)] = UInt8(i) }
-        t[Int(UInt8(ascii: "-"))] = 62
-        t[Int(UInt8(ascii: "_"))] = 63
+        for a in alphabets { for (i, c) in a.enumerated() { t[Int(c)] = UInt8(i) } }
         return t
-    }()
+    }
+    private static let standardReverse = table([standardTable])
+    private static let urlReverse = table([urlTable])
+    private static let lenientReverse = table([standardTable, urlTable])
 
     /// Encodes `bytes`; `padded` adds `=` to a multiple of 4.
     public static func encode<B: ContiguousBytes>(_ bytes: B, alphabet: Alphabet = .standard, padded: Bool = true) -> String {
@@ -51,27 +53,25 @@ public enum Base64 {
             var pads = 0
             while pads < 2, let last = utf8.last, last == UInt8(ascii: "=") { utf8.removeLast(); pads += 1 }
         }
-        let other: (UInt8, UInt8) = alphabet == .standard ? (UInt8(ascii: "-"), UInt8(ascii: "_")) : (UInt8(ascii: "+"), UInt8(ascii: "/"))
-        for c in utf8 where c == other.0 || c == other.1 { return nil }
-        return decodeDigits(utf8)
+        return decodeDigits(utf8, alphabet == .standard ? standardReverse : urlReverse)
     }
 
     /// Tolerant decoding for human-carried codes: either alphabet, padding optional, surrounding
     /// whitespace ignored.
     public static func decodeLenient<S: StringProtocol>(_ string: S) -> [UInt8]? {
-        var utf8 = Array(string.utf8)
-        while let f = utf8.first, isSpace(f) { utf8.removeFirst() }
-        while let l = utf8.last, isSpace(l) { utf8.removeLast() }
+        let all = Array(string.utf8)
+        guard let first = all.firstIndex(where: { !isSpace($0) }), let last = all.lastIndex(where: { !isSpace($0) }) else { return [] }
+        var utf8 = Array(all[first...last])
         var pads = 0
         while let last = utf8.last, last == UInt8(ascii: "=") { utf8.removeLast(); pads += 1 }
         guard pads <= 2 else { return nil }
         if pads > 0, (utf8.count + pads) % 4 != 0 { return nil }
-        return decodeDigits(utf8)
+        return decodeDigits(utf8, lenientReverse)
     }
 
     private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
-    private static func decodeDigits(_ digits: [UInt8]) -> [UInt8]? {
+    private static func decodeDigits(_ digits: [UInt8], _ reverse: [UInt8]) -> [UInt8]? {
         let rem = digits.count % 4
         if rem == 1 { return nil }
         let fullGroups = digits.count / 4

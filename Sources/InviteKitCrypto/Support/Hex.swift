@@ -35,13 +35,15 @@ public enum Hex {
     }
 
     /// Decodes hex straight into secure storage (for secret keys given on a command line).
+    /// Reads the string's UTF-8 view in place: no intermediate copy of the secret is made.
     public static func decodeSecret<S: StringProtocol>(_ string: S, count: Int) -> SecureBytes? {
-        let utf8 = Array(string.utf8)
+        let utf8 = string.utf8
         guard utf8.count == count * 2 else { return nil }
         var ok = true
         let out = SecureBytes(count: count) { buf in
+            var it = utf8.makeIterator()
             for i in 0..<count {
-                guard let hi = nibble(utf8[2 * i]), let lo = nibble(utf8[2 * i + 1]) else { ok = false; return }
+                guard let a = it.next(), let b = it.next(), let hi = nibble(a), let lo = nibble(b) else { ok = false; return }
                 buf[i] = hi << 4 | lo
             }
         }

@@ -18,6 +18,14 @@ public enum ChaCha20 {
         _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
         key: K, nonce: [UInt8], counter: UInt32 = 0
     ) throws {
+        try nonce.withUnsafeBytes { try xor(input, into: output, key: key, nonceBuffer: $0, counter: counter) }
+    }
+
+    /// As ``xor(_:into:key:nonce:counter:)`` with the nonce borrowed rather than copied.
+    public static func xor<K: ContiguousBytes>(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        key: K, nonceBuffer nonce: UnsafeRawBufferPointer, counter: UInt32 = 0
+    ) throws {
         guard nonce.count == 12 else { throw CryptoError(.invalidLength, "ChaCha20 nonce must be 12 bytes") }
         guard output.count >= input.count else { throw CryptoError(.invalidLength, "output buffer too small") }
         try key.withUnsafeBytes { k in
@@ -26,7 +34,7 @@ public enum ChaCha20 {
             _ = crypto_stream_chacha20_ietf_xor_ic(
                 output.baseAddress!.assumingMemoryBound(to: UInt8.self),
                 input.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(input.count),
-                nonce, counter, k.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                nonce.baseAddress!.assumingMemoryBound(to: UInt8.self), counter, k.baseAddress!.assumingMemoryBound(to: UInt8.self))
         }
     }
 }

@@ -32,7 +32,6 @@ public enum NIP44 {
         guard length >= 1, length <= maxPlaintextBytes else {
             throw NostrError(.invalidPlaintextLength, "plaintext must be 1...\(maxPlaintextBytes) bytes, got \(length)")
         }
-        let keys = conversationKey.messageKeys(nonce: n)
         let prefix = prefixLength(length)
         let padded = paddedLength(length)
         // payload = 0x02 | nonce | ciphertext | mac, built in place.
@@ -51,15 +50,14 @@ public enum NIP44 {
                 UnsafeMutableRawBufferPointer(rebasing: out[(ctStart + prefix)...]).copyMemory(from: p)
             }
         }
-        keys.material.withUnsafeBytes { m in
-            payload.withUnsafeMutableBytes { out in
+        payload.withUnsafeMutableBytes { out in
+            conversationKey.withMessageKeys(nonce: UnsafeRawBufferPointer(rebasing: out[1..<33])) { m in
                 let region = UnsafeMutableRawBufferPointer(rebasing: out[ctStart..<ctEnd])
                 try! ChaCha20.xor(UnsafeRawBufferPointer(region), into: region,
-                                  key: UnsafeRawBufferPointer(rebasing: m[0..<32]), nonce: Array(m[32..<44]))
-                var mac = HMACSHA256(key: UnsafeRawBufferPointer(rebasing: m[44..<76]))
+                                  key: UnsafeRawBufferPointer(rebasing: m[0..<32]), nonceBuffer: UnsafeRawBufferPointer(rebasing: m[32..<44]))
+                var mac = HMACSHA256(keyBuffer: UnsafeRawBufferPointer(rebasing: m[44..<76]))
                 mac.update(bufferPointer: UnsafeRawBufferPointer(rebasing: out[1..<ctEnd]))
-                let tag = mac.finalize()
-                UnsafeMutableRawBufferPointer(rebasing: out[ctEnd...]).copyBytes(from: tag)
+                mac.finalize(into: UnsafeMutableRawBufferPointer(rebasing: out[ctEnd...]))
             }
         }
         return Base64.encode(payload)
@@ -84,24 +82,24 @@ public enum NIP44 {
         guard var data = Base64.decode(payload) else { throw NostrError(.invalidPayload, "payload is not valid base64") }
         guard data.count >= 99 else { throw NostrError(.invalidPayload, "decoded payload shorter than 99 bytes") }
         guard data[0] == version else { throw NostrError(.unsupportedVersion, "unknown version \(data[0])") }
-        let nonce = Array(data[1..<33])
         let ctEnd = data.count - 32
-        let keys = conversationKey.messageKeys(nonce: nonce)
-        let macOK = keys.material.withUnsafeBytes { m in
-            data.withUnsafeBytes { d in
-                var mac = HMACSHA256(key: UnsafeRawBufferPointer(rebasing: m[44..<76]))
+        let macOK = data.withUnsafeMutableBytes { d in
+            conversationKey.withMessageKeys(nonce: UnsafeRawBufferPointer(rebasing: d[1..<33])) { m -> Bool in
+                var mac = HMACSHA256(keyBuffer: UnsafeRawBufferPointer(rebasing: m[44..<76]))
                 mac.update(bufferPointer: UnsafeRawBufferPointer(rebasing: d[1..<ctEnd]))
-                return ConstantTime.equals(mac.finalize(), UnsafeRawBufferPointer(rebasing: d[ctEnd...]))
+                let ok = withUnsafeTemporaryAllocation(byteCount: 32, alignment: 8) { t in
+                    mac.finalize(into: t)
+                    return ConstantTime.equals(UnsafeRawBufferPointer(t), UnsafeRawBufferPointer(rebasing: d[ctEnd...]))
+                }
+                // The MAC is checked before anything is decrypted.
+                guard ok else { return false }
+                let region = UnsafeMutableRawBufferPointer(rebasing: d[33..<ctEnd])
+                try! ChaCha20.xor(UnsafeRawBufferPointer(region), into: region,
+                                  key: UnsafeRawBufferPointer(rebasing: m[0..<32]), nonceBuffer: UnsafeRawBufferPointer(rebasing: m[32..<44]))
+                return true
             }
         }
         guard macOK else { throw NostrError(.invalidMAC, "invalid MAC") }
-        keys.material.withUnsafeBytes { m in
-            data.withUnsafeMutableBytes { d in
-                let region = UnsafeMutableRawBufferPointer(rebasing: d[33..<ctEnd])
-                try! ChaCha20.xor(UnsafeRawBufferPointer(region), into: region,
-                                  key: UnsafeRawBufferPointer(rebasing: m[0..<32]), nonce: Array(m[32..<44]))
-            }
-        }
         return try unpad(data[33..<ctEnd])
     }
 

@@ -35,6 +35,16 @@ extension NIP44 {
         public func messageKeys(nonce: [UInt8]) -> MessageKeys {
             MessageKeys(material: HKDF.expand(keyed: expander, info: nonce, count: 76))
         }
+
+        /// The same 76 bytes in a stack buffer that is wiped when `body` returns: the per-message
+        /// hot path allocates nothing for keys.
+        func withMessageKeys<R>(nonce: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+            try withUnsafeTemporaryAllocation(byteCount: 76, alignment: 16) { m in
+                defer { m.initializeMemory(as: UInt8.self, repeating: 0) }
+                HKDF.expand(keyed: expander, info: nonce, into: m)
+                return try body(UnsafeRawBufferPointer(m))
+            }
+        }
     }
 
     /// Per-message keys (76 bytes of HKDF output, sliced).
