@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct InviteKitCLI: AsyncParsableCommand {
@@ -8,6 +9,23 @@ struct InviteKitCLI: AsyncParsableCommand {
         version: InviteKitVersion.string,
         subcommands: CommandRegistry.all
     )
+
+    /// Parses and runs, keeping every failure to one stderr line (usage errors included);
+    /// `--help` and `--version` print as usual.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var async = command as? AsyncParsableCommand { try await async.run() } else { try command.run() }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }
+            if !(error is ExitCode) {
+                let text = message(for: error).split(separator: "\n").first.map(String.init) ?? "error"
+                StdIO.printError(text.hasPrefix("Error: ") ? String(text.dropFirst(7)) : text)
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }
 
 enum InviteKitVersion {
