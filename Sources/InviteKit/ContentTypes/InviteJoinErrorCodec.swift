@@ -57,6 +57,9 @@ enum ISO8601 {
     }
 
     static func parse(_ text: String) -> Date? {
+        // Fuzz finding (issue 6): ICU divides by zero (SIGFPE) on a ~40-digit fraction and misreads
+        // years outside 1000...9999 (0000, 0001+offset, 5+ digits, signed): RFC 3339 lengths only.
+        guard (20...35).contains(text.utf8.count), text.utf8.prefix(4).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), !text.hasPrefix("0"), text.utf8.dropFirst(4).first == 0x2D else { return nil }
         let plain = ISO8601DateFormatter()
         plain.formatOptions = [.withInternetDateTime]
         if let d = plain.date(from: text) { return d }

@@ -14,7 +14,7 @@ public struct JoinClient: Sendable {
     /// Why the last Welcome could not be processed (its KeyPackage is kept for a retry).
     public private(set) var lastWelcomeError: InviteKitError?
     private var inviter: Secp256k1.XOnlyPublicKey?
-    private var keyPackageEventID: String?
+    private var keyPackageEvent: NostrEvent?
     private let rng: RandomSource
 
     public var state: JoinState { machine.state }
@@ -56,7 +56,7 @@ public struct JoinClient: Sendable {
             let request = WhistleJoinRequest(groupId: "", pubkey: key.publicKey.hex, keyPackage: kpEvent, name: name, invite: text)
             let wrap = try GiftWrap.wrap(template: request.rumorTemplate(now: now), from: key, to: creator, now: now, using: rng)
             inviter = creator
-            keyPackageEventID = kpEvent.id
+            keyPackageEvent = kpEvent
             machine.apply(.requestSent(tag: tag))
             return Outgoing(keyPackageEvent: kpEvent, joinRequest: wrap, relays: relays, tag: tag)
         } catch {
@@ -94,4 +94,12 @@ public struct JoinClient: Sendable {
     }
 
     public mutating func cancel() { machine.apply(.cancel) }
+
+    /// Once joined, the KeyPackage event to delete with NIP-09 (kind 5), so nobody else uses it.
+    /// `nil` before joining and for a last-resort package, which stays published.
+    public var keyPackageEventToDelete: NostrEvent? {
+        guard case .joined = machine.state, let event = keyPackageEvent,
+              let validated = try? KeyPackageValidator.validate(event, now: event.createdAt), !validated.isLastResort else { return nil }
+        return event
+    }
 }

@@ -81,13 +81,19 @@ public enum DemoStory {
         ada.session = processor.group(hosted.conversationID)?.session
         deeClient.catchUp(await dee.catchUpWraps())
         dee.session = deeClient.session
+        var deletionID = ""
+        if let used = deeClient.keyPackageEventToDelete {
+            let (deletion, result) = try await EventDeletion.delete([used], author: dee.key, reason: "consumed by a Welcome", via: pool)
+            if !result.succeeded.isEmpty { deletionID = deletion.id }
+        }
         try await ben.syncGroup()
         let joinedOK: Bool = { if case .joined = deeClient.state { return true } else { return false } }()
         let epochs = [ada, ben, dee].compactMap { $0.session?.state.epoch }
         let fingerprints = Set([ada, ben, dee].compactMap { $0.session?.state.epochFingerprint })
         record(4, "Commit and Welcome", "Ada", joinedOK && fingerprints.count == 1,
-               [("commit", commitID), ("welcome_wrap", welcomeIDs.first ?? ""), ("epoch", "\(epochs.first ?? 0)")],
+               [("commit", commitID), ("welcome_wrap", welcomeIDs.first ?? ""), ("epoch", "\(epochs.first ?? 0)"), ("key_package_deletion", deletionID)],
                ["Ada's Commit was stored by \(pool.urls.count) relay(s) before the Welcome went out.",
+                "Dee deleted her used KeyPackage with a NIP-09 request (\(deletionID.prefix(16))…).",
                 "Dee: \(deeClient.state). Ada, Ben and Dee share epoch \(epochs.first ?? 0): \(fingerprints.count == 1 ? "one" : "DIFFERENT") epoch secret."])
 
         // 5. Messages.
