@@ -210,3 +210,16 @@ final class JoinEndToEndTests: XCTestCase {
         guard case .joined = client.state else { return XCTFail("\(client.state)") }
     }
 }
+
+extension JoinEndToEndTests {
+    /// `invitekit demo --json` prints these: every step has unique id keys, so the transcript
+    /// parses with a strict JSON reader.
+    func testDemoTranscriptIdsAreUniquePerStep() async throws {
+        var steps = [StoryStep]()
+        _ = try await DemoStory.run(pool: RelayPool([InMemoryRelay(url: "wss://in-memory.invitekit.test")]), rng: SeededRandom(seed: 2), showQR: false) { steps.append($0) }
+        for s in steps {
+            XCTAssertEqual(Set(s.ids.map(\.0)).count, s.ids.count, "step \(s.step)")
+            XCTAssertFalse(s.actor.isEmpty)
+        }
+    }
+}

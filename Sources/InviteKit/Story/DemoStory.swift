@@ -109,7 +109,7 @@ public enum DemoStory {
                 }
             }
         }
-        record(5, "Exchange messages", "Dee, Ben", readers == 4, [("message", m1.id), ("message", m2.id)], lines)
+        record(5, "Exchange messages", "Dee, Ben", readers == 4, [("message_dee", m1.id), ("message_ben", m2.id)], lines)
 
         // 6. Eve tries the same single-use invite: one reply, with a user-facing message.
         var eveClient = JoinClient(key: eve.key, keyPackages: eve.keyPackages, rng: rng)
