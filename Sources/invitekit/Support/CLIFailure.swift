@@ -15,29 +15,22 @@ struct CLIFailure: Error {
 /// Runs a command body, turning any error into one stderr line and a non-zero exit, so no
 /// command prints a stack of nested descriptions or crashes on bad input.
 func runReportingErrors(_ body: () async throws -> Void) async throws {
-    do {
-        try await body()
-    } catch let e as CLIFailure {
-        StdIO.printError(e.message)
-        throw ExitCode(e.exitCode)
-    } catch let e as ExitCode {
-        throw e
-    } catch {
-        StdIO.printError(CLIMessages.describe(error))
-        throw ExitCode(1)
-    }
+    do { try await body() } catch { throw report(error) }
 }
 
 func runReportingErrors(_ body: () throws -> Void) throws {
-    do {
-        try body()
-    } catch let e as CLIFailure {
+    do { try body() } catch { throw report(error) }
+}
+
+/// Prints `error` as one line (unless it is already an exit code) and returns the exit code.
+private func report(_ error: any Error) -> ExitCode {
+    switch error {
+    case let e as ExitCode: return e
+    case let e as CLIFailure:
         StdIO.printError(e.message)
-        throw ExitCode(e.exitCode)
-    } catch let e as ExitCode {
-        throw e
-    } catch {
+        return ExitCode(e.exitCode)
+    default:
         StdIO.printError(CLIMessages.describe(error))
-        throw ExitCode(1)
+        return ExitCode(1)
     }
 }
