@@ -20,10 +20,7 @@ extension Secp256k1 {
             guard secp256k1_ecdsa_recover(Secp256k1.context, &pub, &sig, digest32) == 1 else {
                 throw CryptoError(.invalidSignature, "no key recovers from this signature")
             }
-            var out = [UInt8](repeating: 0, count: 33)
-            var len = 33
-            _ = secp256k1_ec_pubkey_serialize(Secp256k1.context, &out, &len, &pub, UInt32(SECP256K1_EC_COMPRESSED))
-            return Secp256k1.PublicKey(compressed: out)
+            return Secp256k1.PublicKey(point: pub)
         }
     }
 }
@@ -48,9 +45,6 @@ extension Secp256k1.PrivateKey {
     public var fullPublicKey: Secp256k1.PublicKey {
         var pub = secp256k1_pubkey()
         withKeypair { _ = secp256k1_keypair_pub(Secp256k1.context, &pub, $0) }
-        var out = [UInt8](repeating: 0, count: 33)
-        var len = 33
-        _ = secp256k1_ec_pubkey_serialize(Secp256k1.context, &out, &len, &pub, UInt32(SECP256K1_EC_COMPRESSED))
-        return Secp256k1.PublicKey(compressed: out)
+        return Secp256k1.PublicKey(point: pub)
     }
 }

@@ -33,12 +33,12 @@ extension Secp256k1 {
         public static func == (a: Self, b: Self) -> Bool { a.rawRepresentation == b.rawRepresentation }
         public func hash(into h: inout Hasher) { h.combine(rawRepresentation) }
 
-        /// The full point with even y, for ECDH.
+        /// The full point with even y, for ECDH. libsecp256k1 stores an x-only key as the point
+        /// with even y in the same 64-byte layout as `secp256k1_pubkey` (its own x-only code casts
+        /// one to the other), so this copies instead of re-parsing, which would cost a square root.
         var evenPoint: secp256k1_pubkey {
             var full = secp256k1_pubkey()
-            var compressed = [UInt8](repeating: 0x02, count: 33)
-            compressed.replaceSubrange(1..., with: rawRepresentation)
-            _ = secp256k1_ec_pubkey_parse(Secp256k1.context, &full, compressed, 33)
+            withUnsafeBytes(of: parsed) { src in withUnsafeMutableBytes(of: &full) { $0.copyMemory(from: src) } }
             return full
         }
     }
@@ -48,7 +48,21 @@ extension Secp256k1 {
         /// SEC1 compressed form, 33 bytes.
         public let compressed: [UInt8]
         /// The x-only form (drops the parity).
-        public var xOnly: XOnlyPublicKey { try! XOnlyPublicKey(rawRepresentation: Array(compressed[1...])) }
+        public let xOnly: XOnlyPublicKey
+
+        init(point: secp256k1_pubkey) {
+            var p = point
+            var out = [UInt8](repeating: 0, count: 33)
+            var len = 33
+            _ = secp256k1_ec_pubkey_serialize(Secp256k1.context, &out, &len, &p, UInt32(SECP256K1_EC_COMPRESSED))
+            var x = secp256k1_xonly_pubkey()
+            _ = secp256k1_xonly_pubkey_from_pubkey(Secp256k1.context, &x, nil, &p)
+            compressed = out
+            xOnly = XOnlyPublicKey(parsed: x)
+        }
+
+        public static func == (a: Self, b: Self) -> Bool { a.compressed == b.compressed }
+        public func hash(into h: inout Hasher) { h.combine(compressed) }
     }
 }
 
