@@ -12,9 +12,23 @@ public enum Base64 {
         for a in alphabets { for (i, c) in a.enumerated() { t[Int(c)] = UInt8(i) } }
         return t
     }
-    private static let standardReverse = table([standardTable])
-    private static let urlReverse = table([urlTable])
-    private static let lenientReverse = table([standardTable, urlTable])
+    private static let standardReverse = ShiftedTables(table([standardTable]))
+    private static let urlReverse = ShiftedTables(table([urlTable]))
+    private static let lenientReverse = ShiftedTables(table([standardTable, urlTable]))
+
+    /// Each digit position's value pre-shifted into place, so a group of four decodes with four
+    /// loads and three ORs. An invalid character sets bit 24, which no valid group reaches.
+    private struct ShiftedTables: Sendable {
+        let t: [UInt32]  // 4 × 256: positions 0..3
+        init(_ r: [UInt8]) {
+            var t = [UInt32](repeating: 0, count: 1024)
+            for c in 0..<256 {
+                let v = r[c]
+                for pos in 0..<4 { t[pos * 256 + c] = v == 0xFF ? 1 << 24 : UInt32(v) << (18 - 6 * pos) }
+            }
+            self.t = t
+        }
+    }
 
     /// Encodes `bytes`; `padded` adds `=` to a multiple of 4.
     public static func encode<B: ContiguousBytes>(_ bytes: B, alphabet: Alphabet = .standard, padded: Bool = true) -> String {
@@ -71,43 +85,38 @@ public enum Base64 {
 
     private static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 }
 
-    private static func decodeDigits(_ digits: [UInt8], _ reverse: [UInt8]) -> [UInt8]? {
+    private static func decodeDigits(_ digits: [UInt8], _ tables: ShiftedTables) -> [UInt8]? {
         let rem = digits.count % 4
         if rem == 1 { return nil }
         let fullGroups = digits.count / 4
         let outCount = fullGroups * 3 + (rem == 0 ? 0 : rem - 1)
-        var ok = true
+        var bad: UInt32 = 0
         let out = [UInt8](unsafeUninitializedCapacity: outCount) { out, initialized in
-            reverse.withUnsafeBufferPointer { r in
+            tables.t.withUnsafeBufferPointer { t in
                 digits.withUnsafeBufferPointer { d in
-                    var bad: UInt8 = 0
                     var o = 0, i = 0
                     for _ in 0..<fullGroups {
-                        let a = r[Int(d[i])], b = r[Int(d[i + 1])], c = r[Int(d[i + 2])], e = r[Int(d[i + 3])]
-                        bad |= a | b | c | e
-                        let v = UInt32(a & 63) << 18 | UInt32(b & 63) << 12 | UInt32(c & 63) << 6 | UInt32(e & 63)
+                        let v = t[Int(d[i])] | t[256 + Int(d[i + 1])] | t[512 + Int(d[i + 2])] | t[768 + Int(d[i + 3])]
+                        bad |= v
                         out[o] = UInt8(truncatingIfNeeded: v >> 16)
                         out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
                         out[o + 2] = UInt8(truncatingIfNeeded: v)
                         o += 3; i += 4
                     }
                     if rem >= 2 {
-                        let a = r[Int(d[i])], b = r[Int(d[i + 1])]
-                        let c = rem == 3 ? r[Int(d[i + 2])] : 0
-                        bad |= a | b | c
-                        let v = UInt32(a & 63) << 18 | UInt32(b & 63) << 12 | UInt32(c & 63) << 6
+                        var v = t[Int(d[i])] | t[256 + Int(d[i + 1])]
+                        if rem == 3 { v |= t[512 + Int(d[i + 2])] }
+                        bad |= v
                         out[o] = UInt8(truncatingIfNeeded: v >> 16)
                         if rem == 3 {
                             out[o + 1] = UInt8(truncatingIfNeeded: v >> 8)
-                            if v & 0xFF != 0 { bad = 0xFF }
-                        } else if v & 0xFFFF != 0 { bad = 0xFF }
+                            if v & 0xFF != 0 { bad |= 1 << 24 }       // non-zero trailing bits
+                        } else if v & 0xFFFF != 0 { bad |= 1 << 24 }
                     }
-                    // Invalid characters map to 0xFF, so any of them sets the top bits.
-                    ok = bad & 0xC0 == 0
                 }
             }
             initialized = outCount
         }
-        return ok ? out : nil
+        return bad & (1 << 24) == 0 ? out : nil
     }
 }
