@@ -9,6 +9,8 @@ enum CommandRegistry {
         WrapCommand.self,
         UnwrapCommand.self,
         InviteCommand.self,
+        KeyPackageCommand.self,
+        GroupCommand.self,
         VectorsCommand.self,
         BenchCommand.self,
         DemoCommand.self,

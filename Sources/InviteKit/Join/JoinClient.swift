@@ -71,11 +71,12 @@ public struct JoinClient: Sendable {
         switch message {
         case .inviteJoinError(let e):
             machine.apply(.joinErrorReceived(tag: e.inviteTag, errorType: e.errorType))
-        case .welcome(let rumor):
+        case .welcome:
             guard case .joining = machine.state else { return }
             do {
-                let (welcome, _, _) = try WelcomeEvent.parse(rumor)
-                let joined = try GroupSession.join(welcome: welcome, store: keyPackages)
+                // The group layer re-opens the wrap and also requires its sender to be an admin
+                // in the Welcome's roster.
+                let joined = try GroupSession.join(giftWrap: gift.wrap, recipient: key, store: keyPackages)
                 session = joined
                 machine.apply(.welcomeProcessed(JoinedGroup(nostrGroupID: Hex.encode(joined.state.nostrGroupID), epoch: joined.state.epoch)))
             } catch {

@@ -1,4 +1,5 @@
 import InviteKitCrypto
+import InviteKitNostr
 import InviteKitMLS
 
 /// KeyPackages, HPKE and the group model (issue 4 speed targets). The 1,000-member fixture is
@@ -10,6 +11,8 @@ enum MLSBenchmarks {
         let newcomer: KeyPackageBundle
         let commit: GroupEventPlaintext
         let welcome: Welcome
+        /// The same commit as a signed kind-445 event, for the whole receive path.
+        let commitEvent: NostrEvent
 
         init(size: Int) throws {
             let rng = SeededRandom(seed: 1000)
@@ -32,6 +35,7 @@ enum MLSBenchmarks {
             commit = c.plaintext
             let (w, _, _) = try Self.welcomes(admin: admin, newcomer: newcomer, rng: rng)
             welcome = w
+            commitEvent = try GroupSession(state: admin).commit([.add(newcomer.keyPackage)], rng: rng).event
         }
 
         static func welcomes(admin: GroupState, newcomer: KeyPackageBundle, rng: RandomSource) throws -> (Welcome, CommitBundle, [UInt8]) {
@@ -58,9 +62,10 @@ enum MLSBenchmarks {
         let kp = try KeyPackageBundle.create(identity: rng.bytes(32), lifetime: Lifetime(notBefore: 0, notAfter: .max), lastResort: false)
         let hpke = HPKE(aead: .aes128gcm)
         let recipient = X25519.PrivateKey()
-        let small = try GroupState.create(identity: rng.bytes(32))
+        let small = try GroupState.create(identity: Secp256k1.PrivateKey().publicKey.rawRepresentation)
         let kiB = [UInt8](repeating: 0x61, count: 1024)
         let signedKiB = small.sign(contentType: .application, body: kiB)
+        let kiBText = String(repeating: "a", count: 1024)
         return [
             BenchCase("mls.keypackage.create") {
                 _ = try KeyPackageBundle.create(identity: kp.keyPackage.leafNode.credential.identity,
@@ -81,6 +86,13 @@ enum MLSBenchmarks {
                 let sealed = try small.encrypt(small.sign(contentType: .application, body: kiB), rng: rng)
                 _ = try small.open(sealed)
             },
+            // The whole kind-445 path: inner rumor, signed framing, AEAD, base64, a fresh secp256k1
+            // key and BIP-340 signature for the outer event; then verify, open and check the sender.
+            BenchCase("mls.message.1KiB.event_roundtrip", bytesPerOp: 1024) {
+                var session = GroupSession(state: small)
+                let ev = try session.message(EventTemplate(kind: 9, content: kiBText), rng: rng)
+                _ = try session.receive(event: ev)
+            },
             // Target ≤ 150 ms.
             BenchCase("mls.commit.add1.n1000") {
                 let f = try fixture.get()
@@ -90,6 +102,12 @@ enum MLSBenchmarks {
             BenchCase("mls.commit.process.n1000") {
                 let f = try fixture.get()
                 guard case .applied = try f.member.processCommit(f.commit) else { preconditionFailure("commit did not apply") }
+            },
+            // The same at the event level: BIP-340 verify, base64, replay hash, AEAD, then the commit.
+            BenchCase("mls.commit.receive_event.n1000") {
+                let f = try fixture.get()
+                var s = GroupSession(state: f.member)
+                _ = try s.receive(event: f.commitEvent)
             },
             // Target ≤ 2 ms.
             BenchCase("mls.welcome.process.n1000") {

@@ -50,6 +50,6 @@ struct BenchCommand: ParsableCommand {
 /// Every layer's benchmark cases.
 enum BenchRegistry {
     static func cases() throws -> [BenchCase] {
-        try NostrBenchmarks.cases() + InviteBenchmarks.cases()
+        try NostrBenchmarks.cases() + InviteBenchmarks.cases() + MLSBenchmarks.cases()
     }
 }

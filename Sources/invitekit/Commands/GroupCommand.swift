@@ -10,14 +10,14 @@ struct GroupCommand: ParsableCommand {
 
     struct Simulate: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Run a whole group life and print the facts of each epoch.")
-        @Option(name: .customLong("members"), help: "Group size after the first add (1...5000).") var members: Int
+        @Option(name: .customLong("members"), help: "Group size after the first add (1...2000; every member processes every commit, so time grows with N²).") var members: Int
         @Option(name: .customLong("removals"), help: "Admin removals after the adds.") var removals: Int = 0
         @Option(name: .customLong("seed"), help: "Seed for replayable randomness.") var seed: UInt64 = 1
         @Flag(name: .customLong("json"), help: "Print a JSON array.") var json = false
 
         func run() throws {
             try runReportingErrors {
-                guard (1...5000).contains(members) else { throw CLIFailure("--members must be in 1...5000") }
+                guard (1...2000).contains(members) else { throw CLIFailure("--members must be in 1...2000") }
                 guard removals >= 0, removals <= max(0, members - 2) else { throw CLIFailure("--removals must be in 0...\(max(0, members - 2))") }
                 let facts = try GroupSimulation.run(members: members, removals: removals, seed: seed)
                 if json {

@@ -1,0 +1,12 @@
+import InviteKitNostr
+
+/// A commit wrapped in its kind-445 event, waiting for relays to acknowledge it.
+public struct PendingCommit: Sendable {
+    /// Publish this.
+    public let event: NostrEvent
+    public let bundle: CommitBundle
+    let sealed: [UInt8]
+    /// KeyPackage events of the members this commit adds, by KeyPackageRef (for the Welcomes' `e`
+    /// tag and gift-wrap recipient).
+    var keyPackageEvents: [[UInt8]: NostrEvent] = [:]
+}

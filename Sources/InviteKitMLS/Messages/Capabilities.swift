@@ -1,0 +1,40 @@
+/// `Capabilities` (RFC 9420 §7.2).
+public struct Capabilities: Hashable, Sendable, TLSCodable {
+    public var versions: [UInt16]
+    public var cipherSuites: [UInt16]
+    public var extensions: [UInt16]
+    public var proposals: [UInt16]
+    public var credentials: [UInt16]
+
+    public init(versions: [UInt16], cipherSuites: [UInt16], extensions: [UInt16], proposals: [UInt16], credentials: [UInt16]) {
+        self.versions = versions
+        self.cipherSuites = cipherSuites
+        self.extensions = extensions
+        self.proposals = proposals
+        self.credentials = credentials
+    }
+
+    /// What Marmot KeyPackages advertise: MLS 1.0, suite 0x0001, extensions 0xf2ee (Marmot group
+    /// data) and 0x000a (last_resort), proposal 0x000a (SelfRemove), basic credentials
+    /// (REFERENCE §2, the `mls_extensions` / `mls_proposals` tags).
+    public static let marmot = Capabilities(
+        versions: [ProtocolVersion.mls10.rawValue],
+        cipherSuites: [CipherSuite.x25519Aes128GcmSha256Ed25519.rawValue],
+        extensions: [MLSExtension.marmotGroupDataType, MLSExtension.lastResortType],
+        proposals: [MLSExtension.selfRemoveProposalType],
+        credentials: [Credential.basicType])
+
+    public init(from reader: inout TLSReader) throws {
+        versions = try reader.readVector { try $0.readUInt16() }
+        cipherSuites = try reader.readVector { try $0.readUInt16() }
+        extensions = try reader.readVector { try $0.readUInt16() }
+        proposals = try reader.readVector { try $0.readUInt16() }
+        credentials = try reader.readVector { try $0.readUInt16() }
+    }
+
+    public func encode(to writer: inout TLSWriter) {
+        for list in [versions, cipherSuites, extensions, proposals, credentials] {
+            writer.writeVector { w in for v in list { w.writeUInt16(v) } }
+        }
+    }
+}

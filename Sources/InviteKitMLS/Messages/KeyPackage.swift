@@ -1,0 +1,51 @@
+/// `KeyPackage` (RFC 9420 §10).
+public struct KeyPackage: Hashable, Sendable, TLSCodable {
+    public var version: ProtocolVersion
+    public var cipherSuite: CipherSuite
+    public var initKey: [UInt8]
+    public var leafNode: LeafNode
+    public var extensions: [MLSExtension]
+    public var signature: [UInt8]
+
+    public init(version: ProtocolVersion, cipherSuite: CipherSuite, initKey: [UInt8], leafNode: LeafNode,
+                extensions: [MLSExtension], signature: [UInt8]) {
+        self.version = version
+        self.cipherSuite = cipherSuite
+        self.initKey = initKey
+        self.leafNode = leafNode
+        self.extensions = extensions
+        self.signature = signature
+    }
+
+    /// `true` when the `last_resort` extension (0x000a) is present (RFC 9420 §17.3).
+    public var isLastResort: Bool { extensions.contains { $0.extensionType == MLSExtension.lastResortType } }
+
+    public init(from reader: inout TLSReader) throws {
+        version = try ProtocolVersion(from: &reader)
+        cipherSuite = try CipherSuite(from: &reader)
+        initKey = try reader.readOpaque()
+        leafNode = try LeafNode(from: &reader)
+        extensions = try reader.readVector { try MLSExtension(from: &$0) }
+        signature = try reader.readOpaque()
+    }
+
+    /// `KeyPackageTBS`: everything but the signature.
+    public func encodeTBS(to writer: inout TLSWriter) {
+        version.encode(to: &writer)
+        cipherSuite.encode(to: &writer)
+        writer.writeOpaque(initKey)
+        leafNode.encode(to: &writer)
+        writer.writeVector(extensions)
+    }
+
+    public var tbs: [UInt8] {
+        var w = TLSWriter()
+        encodeTBS(to: &w)
+        return w.bytes
+    }
+
+    public func encode(to writer: inout TLSWriter) {
+        encodeTBS(to: &writer)
+        writer.writeOpaque(signature)
+    }
+}

@@ -1,0 +1,87 @@
+import InviteKitCrypto
+
+/// A KeyPackage together with its private halves: the HPKE init key, the leaf encryption key and
+/// the leaf signature key. The private keys live in ``SecureBytes``.
+public struct KeyPackageBundle: Sendable {
+    public let keyPackage: KeyPackage
+    public let initPrivateKey: X25519.PrivateKey
+    public let encryptionPrivateKey: X25519.PrivateKey
+    public let signaturePrivateKey: Ed25519.PrivateKey
+
+    public init(keyPackage: KeyPackage, initPrivateKey: X25519.PrivateKey, encryptionPrivateKey: X25519.PrivateKey,
+                signaturePrivateKey: Ed25519.PrivateKey) {
+        self.keyPackage = keyPackage
+        self.initPrivateKey = initPrivateKey
+        self.encryptionPrivateKey = encryptionPrivateKey
+        self.signaturePrivateKey = signaturePrivateKey
+    }
+
+    /// The KeyPackageRef.
+    public var reference: [UInt8] { keyPackage.reference }
+
+    /// Creates a signed KeyPackage for suite 0x0001 whose BasicCredential identity is the 32-byte
+    /// Nostr x-only public key (Marmot). `lastResort` adds the `last_resort` extension (RFC 9420 §17.3).
+    public static func create(identity: [UInt8], lifetime: Lifetime, lastResort: Bool,
+                              cipherSuite: CipherSuite = .x25519Aes128GcmSha256Ed25519,
+                              capabilities: Capabilities = .marmot,
+                              rng: RandomSource = SystemRandom()) throws -> KeyPackageBundle {
+        guard cipherSuite.isSupported else { throw MLSError(.unsupportedCipherSuite, cipherSuite.description) }
+        guard identity.count == 32 else { throw MLSError(.invalidKey, "identity must be a 32-byte Nostr public key") }
+        var caps = capabilities
+        if !caps.cipherSuites.contains(cipherSuite.rawValue) { caps.cipherSuites.append(cipherSuite.rawValue) }
+        let initKey = X25519.PrivateKey(using: rng)
+        let encKey = X25519.PrivateKey(using: rng)
+        let sigKey = Ed25519.PrivateKey(using: rng)
+        var leaf = LeafNode(encryptionKey: encKey.publicKey, signatureKey: sigKey.publicKey,
+                            credential: .basic(identity: identity), capabilities: caps,
+                            source: .keyPackage(lifetime), extensions: [], signature: [])
+        leaf.signature = MLSCrypto.signWithLabel(sigKey, label: "LeafNodeTBS", content: leaf.tbs)
+        var kp = KeyPackage(version: .mls10, cipherSuite: cipherSuite, initKey: initKey.publicKey, leafNode: leaf,
+                            extensions: lastResort ? [.lastResort] : [], signature: [])
+        kp.signature = MLSCrypto.signWithLabel(sigKey, label: "KeyPackageTBS", content: kp.tbs)
+        return KeyPackageBundle(keyPackage: kp, initPrivateKey: initKey, encryptionPrivateKey: encKey, signaturePrivateKey: sigKey)
+    }
+
+    /// Private serialization for the store: `uint8 format = 1; opaque key_package<V>;
+    /// opaque init_sk<V>; opaque encryption_sk<V>; opaque signature_seed<V>;`. Returned in
+    /// ``SecureBytes`` because it holds private keys.
+    public func privateSerialization() -> SecureBytes {
+        var w = TLSWriter(capacity: 512)
+        w.writeUInt8(1)
+        w.writeOpaque(keyPackage.tlsSerialized)
+        initPrivateKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
+        encryptionPrivateKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
+        signaturePrivateKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
+        var bytes = w.takeBytes()
+        defer { zeroize(&bytes) }
+        return SecureBytes(copying: bytes)
+    }
+
+    /// Reads ``privateSerialization()`` back.
+    public init(privateSerialization data: SecureBytes) throws {
+        var copy = data.exportBytes()
+        defer { zeroize(&copy) }
+        // The reader and the key copies live only inside this closure, so `copy` is uniquely
+        // referenced (and wiped in place) when the defer runs.
+        let parsed: (KeyPackage, X25519.PrivateKey, X25519.PrivateKey, Ed25519.PrivateKey) = try {
+            var r = TLSReader(copy)
+            guard try r.readUInt8() == 1 else { throw MLSError(.invalidValue, "unknown key store format") }
+            let kp = try KeyPackage(tlsSerialized: try r.readOpaque())
+            var a = try r.readOpaque(), b = try r.readOpaque(), c = try r.readOpaque()
+            defer { zeroize(&a); zeroize(&b); zeroize(&c) }
+            try r.finish()
+            do {
+                return (kp, try X25519.PrivateKey(rawRepresentation: a), try X25519.PrivateKey(rawRepresentation: b),
+                        try Ed25519.PrivateKey(rawRepresentation: c))
+            } catch {
+                throw MLSError(.invalidKey, "stored private key rejected")
+            }
+        }()
+        let (kp, initKey, encKey, sigKey) = parsed
+        guard initKey.publicKey == kp.initKey, encKey.publicKey == kp.leafNode.encryptionKey,
+              sigKey.publicKey == kp.leafNode.signatureKey else {
+            throw MLSError(.invalidKey, "stored private keys do not match the KeyPackage")
+        }
+        self.init(keyPackage: kp, initPrivateKey: initKey, encryptionPrivateKey: encKey, signaturePrivateKey: sigKey)
+    }
+}
