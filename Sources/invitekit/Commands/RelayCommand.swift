@@ -28,7 +28,8 @@ struct RelayCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read one signed event (JSON) on stdin and publish it to every relay.",
             discussion: """
-            Prints one line per relay: `OK <url> [message]` or `REJECTED <url> <reason>`. \
+            Prints one line per relay: `OK <url> [message]`, `REJECTED <url> <relay's reason>`, or \
+            `FAILED <url> <error>` (unreachable, no OK in time). \
             Exits 0 if at least one relay stored the event, 1 if none did, 2 on bad input.
             """
         )
@@ -54,7 +55,8 @@ struct RelayCommand: AsyncParsableCommand {
                 RelayCommand.out("OK \(ok.relay)" + (ok.ok.message.isEmpty ? "" : " \(ok.ok.message)"))
             }
             for f in result.failed {
-                RelayCommand.out("REJECTED \(f.input) \(f.error)")
+                let rejected = (f.error as? RelayError)?.code == .rejected
+                RelayCommand.out("\(rejected ? "REJECTED" : "FAILED") \(f.input) \(f.error)")
             }
             if result.successCount == 0 {
                 throw RelayCommand.fail("no relay accepted event \(event.id)")

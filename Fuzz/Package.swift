@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+// libFuzzer harnesses for InviteKit's decoders (issue 6). Built only by scripts/fuzz/run.sh:
+//   swift build --sanitize=address --sanitize=fuzzer -Xswiftc -sanitize=address,fuzzer (see run.sh)
+// Each target is one executable whose entry point is LLVMFuzzerTestOneInput; libFuzzer supplies
+// main(), so the harness sources are compiled with -parse-as-library.
+import PackageDescription
+
+// (target, root-package library products it needs, local support targets)
+let targets: [(name: String, deps: [String], local: [String])] = [
+    ("fuzz-event-json", ["InviteKitNostr"], []),
+    ("fuzz-bech32", ["InviteKitNostr"], []),
+    ("fuzz-nip44", ["InviteKitNostr"], []),
+    ("fuzz-gift-wrap", ["InviteKitNostr"], []),
+    ("fuzz-whistle-code", ["InviteKitInvites"], []),
+    ("fuzz-approval-url", ["InviteKitInvites"], []),
+    ("fuzz-signed-invite", ["InviteKitInvites"], []),
+    ("fuzz-keypackage-tls", ["InviteKitMLS"], ["MLSFixture"]),
+    ("fuzz-keypackage-event", ["InviteKitMLS"], ["MLSFixture"]),
+    ("fuzz-commit", ["InviteKitMLS"], ["MLSFixture"]),
+    ("fuzz-welcome", ["InviteKitMLS"], ["MLSFixture"]),
+    ("fuzz-group-message", ["InviteKitMLS"], ["MLSFixture"]),
+    ("fuzz-encoded-content", [], ["InviteKitContentTypes"]),
+    ("fuzz-invite-join-error", [], ["InviteKitContentTypes"]),
+]
+
+let harness: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+
+let package = Package(
+    name: "InviteKitFuzz",
+    platforms: [.macOS(.v14)],
+    dependencies: [.package(name: "InviteKit", path: "..")],
+    targets: [
+        // Shared helpers: failing loudly on a broken invariant, fixed keys, byte readers.
+        .target(name: "FuzzSupport",
+                dependencies: [.product(name: "InviteKitCrypto", package: "InviteKit"),
+                               .product(name: "InviteKitNostr", package: "InviteKit")]),
+        // The fixture group (Alice adds Bob) the MLS harnesses attack.
+        .target(name: "MLSFixture", dependencies: ["FuzzSupport", .product(name: "InviteKitMLS", package: "InviteKit")]),
+        // Sources/InviteKit/ContentTypes compiled on their own (Sources/InviteKitContentTypes is a
+        // symlink to it): the InviteKit product would link InviteKitRelay and SwiftNIO, which
+        // these decoders do not use.
+        .target(name: "InviteKitContentTypes",
+                dependencies: [.product(name: "InviteKitInvites", package: "InviteKit"),
+                               .product(name: "InviteKitNostr", package: "InviteKit")]),
+    ] + targets.map { t in
+        .executableTarget(
+            name: t.name,
+            dependencies: ["FuzzSupport"] + t.local.map { .target(name: $0) }
+                + t.deps.map { .product(name: $0, package: "InviteKit") },
+            swiftSettings: harness)
+    }
+)

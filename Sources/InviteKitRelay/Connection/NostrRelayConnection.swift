@@ -1,0 +1,25 @@
+import InviteKitNostr
+
+/// One relay, however it is reached. ``InMemoryRelay`` (tests, demos) and ``WebSocketRelayClient``
+/// (NIP-01 over WebSocket) implement it; ``RelayPool`` combines any number of them.
+public protocol NostrRelayConnection: Sendable {
+    /// A stable name for outcomes and logs: the relay URL.
+    var url: String { get }
+
+    /// Sends `EVENT` and waits for the relay's `OK` for at most `timeout`
+    /// ([NIP-01](https://github.com/nostr-protocol/nips/blob/master/01.md), "OK").
+    func publish(_ event: NostrEvent, timeout: Duration) async -> PublishOutcome
+
+    /// Sends `REQ`: matching stored events, then `.eose`, then live events until closed.
+    func subscribe(_ filters: [NostrFilter]) async throws(RelayError) -> RelaySubscription
+
+    /// Ends every subscription, fails pending publishes with `clientClosed`, and disconnects.
+    func close() async
+}
+
+extension NostrRelayConnection {
+    /// Default publish timeout: 10 s.
+    public func publish(_ event: NostrEvent) async -> PublishOutcome {
+        await publish(event, timeout: .seconds(10))
+    }
+}

@@ -1,0 +1,46 @@
+import InviteKitNostr
+
+/// "Publish X; only once a relay has stored it, release Y."
+///
+/// Marmot requires this of a Commit and its Welcome (REFERENCE §2; MIP-02): a Welcome sent before any
+/// relay acknowledged the Commit lets the joiner reach epoch N+1 while members, who never see the
+/// Commit, stay at N: a fork. So the Welcome is built/sent by `release`, which runs only after at
+/// least one relay answered `OK` (``OKMessage/isStored``) for the gating event.
+public enum GatedPublish {
+    public enum Outcome<Released: Sendable>: Sendable {
+        /// At least one relay stored the gating event; `value` is what `release` returned.
+        case released(gate: BatchResult<RelayAcceptance, String>, value: Released)
+        /// No relay stored it; `release` was not called. The batch says what each relay did.
+        case withheld(gate: BatchResult<RelayAcceptance, String>)
+
+        public var gate: BatchResult<RelayAcceptance, String> {
+            switch self {
+            case .released(let g, _), .withheld(let g): return g
+            }
+        }
+
+        public var releasedValue: Released? { if case .released(_, let v) = self { return v } else { return nil } }
+    }
+
+    /// Publishes `gate` to the pool and runs `release` only if at least one relay stored it.
+    public static func publish<Released: Sendable>(
+        _ gate: NostrEvent, to pool: RelayPool, timeout: Duration = .seconds(10),
+        thenRelease release: () async throws -> Released
+    ) async rethrows -> Outcome<Released> {
+        let result = await pool.publish(gate, timeout: timeout)
+        guard result.successCount > 0 else { return .withheld(gate: result) }
+        return .released(gate: result, value: try await release())
+    }
+
+    /// Publishes `gate`; if a relay stored it, publishes each of `followers` (e.g. the gift-wrapped
+    /// Welcomes) and returns their per-relay results in order.
+    public static func publish(
+        _ gate: NostrEvent, thenPublish followers: [NostrEvent], to pool: RelayPool, timeout: Duration = .seconds(10)
+    ) async -> Outcome<[BatchResult<RelayAcceptance, String>]> {
+        await publish(gate, to: pool, timeout: timeout) {
+            var out = [BatchResult<RelayAcceptance, String>]()
+            for f in followers { out.append(await pool.publish(f, timeout: timeout)) }
+            return out
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import InviteKitCrypto
+import InviteKitNostr
+
+/// Fetching a user's MLS KeyPackage events (Marmot MIP-00; REFERENCE §2): kind 30443 (addressable)
+/// and the legacy kind 443. This returns candidate events only; validating them and choosing one
+/// is the caller's job (the selection rule lives with the MLS layer).
+public enum KeyPackageFetch {
+    public static let kind = 30443
+    public static let legacyKind = 443
+
+    /// `{"authors":[author],"kinds":[30443,443]}`.
+    public static func filter(author: Secp256k1.XOnlyPublicKey) -> NostrFilter {
+        NostrFilter(authors: [author.hex], kinds: [kind, legacyKind])
+    }
+
+    /// Fetches from the pool and returns ``newestPerAddress(_:author:)`` of what arrived, with the raw fetch.
+    public static func fetch(from pool: RelayPool, author: Secp256k1.XOnlyPublicKey,
+                             timeout: Duration = .seconds(10)) async -> (events: [NostrEvent], fetch: RelayFetchResult) {
+        let fetch = await pool.fetch([filter(author: author)], timeout: timeout)
+        return (newestPerAddress(fetch.events, author: author), fetch)
+    }
+
+    /// Keeps events by `author` of kind 30443 or 443; of several 30443 events with one `d` tag only
+    /// the newest (`created_at`, then the smallest id) stays: relays may hold older versions (nostr-relay
+    /// 1.14 does). Legacy 443 events are not addressable and are all kept. Result: newest first.
+    public static func newestPerAddress(_ events: [NostrEvent], author: Secp256k1.XOnlyPublicKey) -> [NostrEvent] {
+        var byD = [String: NostrEvent]()
+        var legacy = [String: NostrEvent]()
+        for e in events where e.pubkey == author.hex {
+            if e.kind == legacyKind { legacy[e.id] = e; continue }
+            guard e.kind == kind else { continue }
+            let d = e.firstTagValue("d") ?? ""
+            if let old = byD[d], !(e.createdAt > old.createdAt || (e.createdAt == old.createdAt && e.id < old.id)) { continue }
+            byD[d] = e
+        }
+        return (Array(byD.values) + Array(legacy.values)).sorted {
+            $0.createdAt != $1.createdAt ? $0.createdAt > $1.createdAt : $0.id < $1.id
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// InviteKitRelay module. Files are added per layer folder.
