@@ -11,6 +11,7 @@ enum CommandRegistry {
         InviteCommand.self,
         KeyPackageCommand.self,
         GroupCommand.self,
+        RelayCommand.self,
         VectorsCommand.self,
         BenchCommand.self,
         DemoCommand.self,

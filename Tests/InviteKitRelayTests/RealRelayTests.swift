@@ -3,6 +3,7 @@ import InviteKitCrypto
 import InviteKitNostr
 @testable import InviteKitRelay
 import XCTest
+import InviteKitTestSupport
 
 /// Against the real relay (PyPI nostr-relay 1.14 via scripts/relay/run_relay.sh), one fresh relay
 /// process and sqlite database per test.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import InviteKitTestSupport
 
 /// A deliberately scripted relay (Python `websockets`, from the same venv) for behaviour a
 /// well-behaved relay never shows: NIP-42 `auth-required:` refusals, and hostile output (bad

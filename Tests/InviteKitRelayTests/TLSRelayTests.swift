@@ -4,6 +4,7 @@ import InviteKitNostr
 @testable import InviteKitRelay
 import NIOSSL
 import XCTest
+import InviteKitTestSupport
 
 /// `wss://` through swift-nio-ssl, against a local TLS relay with a throwaway self-signed certificate.
 final class TLSRelayTests: XCTestCase {

@@ -2,14 +2,37 @@ import ArgumentParser
 import InviteKit
 import Foundation
 
-struct BenchCommand: ParsableCommand {
+struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Benchmark the hot operations: µs/op, ops/s, peak memory, ratio to the C floor.")
     @Flag(help: "Print JSON.") var json = false
     @Option(help: "Only cases whose name contains this text (C-floor cases always run).") var filter: String?
     @Option(help: "Seconds per case.") var seconds = 0.4
+    @Option(help: "Instead: publish --count gift wraps to this relay, catch them up and unwrap them.") var relay: String?
+    @Option(help: "Gift wraps for --relay.") var count = 1000
 
-    func run() throws {
+    func run() async throws {
+        if let relay {
+            try await runReportingErrors {
+                let report = try await RelayBench.run(relayURL: relay, count: count)
+                if json {
+                    var o = JSONOutput()
+                    o.add("count", report.count)
+                    o.add("accepted", report.accepted)
+                    o.add("fetched", report.fetched)
+                    o.add("unwrapped", report.unwrapped)
+                    o.add("publish_ms", Self.ms(report.publishTime))
+                    o.add("fetch_ms", Self.ms(report.fetchTime))
+                    o.add("unwrap_ms", Self.ms(report.unwrapTime))
+                    o.add("wraps_per_s", report.wrapsPerSecond)
+                    StdIO.printLine(o.string)
+                } else {
+                    StdIO.printLine(report.description)
+                }
+                if report.unwrapped != report.count { throw CLIFailure("only \(report.unwrapped) of \(report.count) wraps came back") }
+            }
+            return
+        }
         try runReportingErrors {
             var cases = CFloorBenchmarks.cases()
             var own = try BenchRegistry.cases()
@@ -20,6 +43,8 @@ struct BenchCommand: ParsableCommand {
             json ? printJSON(results) : printTable(results)
         }
     }
+
+    static func ms(_ d: Duration) -> Double { (Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18) * 1000 }
 
     func printTable(_ results: [BenchResult]) {
         StdIO.printLine("operation                        µs/op       ops/s      MB/s   × C floor   peak RSS (KiB)")

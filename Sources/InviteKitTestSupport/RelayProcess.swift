@@ -1,16 +1,15 @@
 import Foundation
-import InviteKitTestSupport
 import XCTest
 
 /// A real nostr-relay (PyPI) for one test: `scripts/relay/run_relay.sh PORT DBDIR`, started on a free
 /// 127.0.0.1 port with its own sqlite database, stopped (and its directory removed) in tearDown.
-final class RelayProcess: @unchecked Sendable {
-    static let packageRoot = VectorFiles.root.deletingLastPathComponent()
-    static let script = packageRoot.appendingPathComponent("scripts/relay/run_relay.sh")
-    static let python = packageRoot.appendingPathComponent(".venv/bin/python")
+public final class RelayProcess: @unchecked Sendable {
+    public static let packageRoot = VectorFiles.root.deletingLastPathComponent()
+    public static let script = packageRoot.appendingPathComponent("scripts/relay/run_relay.sh")
+    public static let python = packageRoot.appendingPathComponent(".venv/bin/python")
 
     /// Skips when the venv is missing, unless `CI` is set: then it is a failure.
-    static func requireRelay(file: StaticString = #filePath, line: UInt = #line) throws {
+    public static func requireRelay(file: StaticString = #filePath, line: UInt = #line) throws {
         let fm = FileManager.default
         let ok = fm.isExecutableFile(atPath: python.path) && fm.fileExists(atPath: script.path)
         if ok { return }
@@ -22,21 +21,21 @@ final class RelayProcess: @unchecked Sendable {
         throw XCTSkip(message)
     }
 
-    let dbDir: URL
-    private(set) var port = 0
+    public let dbDir: URL
+    public private(set) var port = 0
     /// NIP-42 on: the relay sends a challenge on connect and checks AUTH events against
     /// `ws://127.0.0.1:PORT`. The stock launcher has no switch for it, so this one imports
     /// run_relay.py and adds the `authentication` section to its generated config.
-    var requireAuth = false
+    public var requireAuth = false
     /// Extra environment for the relay (e.g. `RELAY_LOG_LEVEL=INFO`).
-    var environment: [String: String] = [:]
+    public var environment: [String: String] = [:]
     private var process: Process?
     private let ownsDir: Bool
 
-    var url: String { "ws://127.0.0.1:\(port)" }
-    var isRunning: Bool { process?.isRunning ?? false }
+    public var url: String { "ws://127.0.0.1:\(port)" }
+    public var isRunning: Bool { process?.isRunning ?? false }
 
-    init(dbDir: URL? = nil) throws {
+    public init(dbDir: URL? = nil) throws {
         if let dbDir {
             self.dbDir = dbDir
             ownsDir = false
@@ -48,7 +47,7 @@ final class RelayProcess: @unchecked Sendable {
     }
 
     /// Starts the relay (port 0 = any free port; after a kill, the same port again) and waits for READY.
-    func start(port requested: Int? = nil, timeout: TimeInterval = 60) throws {
+    public func start(port requested: Int? = nil, timeout: TimeInterval = 60) throws {
         var want = requested ?? port
         if requireAuth, want == 0 { want = try Self.freePort() }
         var lastError: Error?
@@ -141,10 +140,10 @@ final class RelayProcess: @unchecked Sendable {
         return Int(UInt16(bigEndian: addr.sin_port))
     }
 
-    var log: String { (try? String(contentsOf: dbDir.appendingPathComponent("relay.log"), encoding: .utf8)) ?? "" }
+    public var log: String { (try? String(contentsOf: dbDir.appendingPathComponent("relay.log"), encoding: .utf8)) ?? "" }
 
     /// `kill -9`: no clean shutdown, as if the machine lost the process.
-    func kill9() {
+    public func kill9() {
         guard let p = process else { return }
         if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         Self.waitForExit(p, timeout: 10)
@@ -153,7 +152,7 @@ final class RelayProcess: @unchecked Sendable {
 
     /// SIGTERM, then SIGKILL after 2 s. (A child spawned from a Swift concurrency thread inherits its
     /// blocked signal mask, so SIGTERM may never be delivered; SIGKILL cannot be blocked.)
-    func stop() {
+    public func stop() {
         guard let p = process else { return }
         if p.isRunning {
             p.terminate()
@@ -165,14 +164,14 @@ final class RelayProcess: @unchecked Sendable {
 
     /// Polls instead of `waitUntilExit`, which spins a run loop on Linux.
     @discardableResult
-    static func waitForExit(_ p: Process, timeout: TimeInterval) -> Bool {
+    public static func waitForExit(_ p: Process, timeout: TimeInterval) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         return !p.isRunning
     }
 
     /// Stops the relay and removes its directory (when this fixture created it).
-    func tearDown() {
+    public func tearDown() {
         stop()
         if ownsDir { try? FileManager.default.removeItem(at: dbDir) }
     }
@@ -180,17 +179,20 @@ final class RelayProcess: @unchecked Sendable {
     deinit { stop() }
 }
 
-struct RelayFixtureError: Error, CustomStringConvertible {
-    let message: String
-    var portInUse = false
-    var description: String { message }
+public struct RelayFixtureError: Error, CustomStringConvertible {
+    public let message: String
+    public var portInUse = false
+    public init(message: String, portInUse: Bool = false) { self.message = message; self.portInUse = portInUse }
+    public var description: String { message }
 }
 
-final class LockedData: @unchecked Sendable {
+/// Bytes appended from a pipe's reader thread, read from the test.
+public final class LockedData: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
-    func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
-    func firstLine() -> String? {
+    public init() {}
+    public func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
+    public func firstLine() -> String? {
         lock.lock(); defer { lock.unlock() }
         guard let nl = data.firstIndex(of: 0x0A) else { return nil }
         return String(decoding: data[data.startIndex..<nl], as: UTF8.self)
