@@ -1,3 +1,5 @@
+import InviteKitCrypto
+
 /// A failure encoding or decoding content. `code` is stable.
 public struct ContentTypeError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable, CaseIterable {
@@ -17,3 +19,5 @@ public struct ContentTypeError: Error, Hashable, Sendable, CustomStringConvertib
     public init(_ code: Code, _ detail: String = "") { self.code = code; self.detail = detail }
     public var description: String { detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)" }
 }
+
+extension ContentTypeError: CodedError { public var codeName: String { code.rawValue } }

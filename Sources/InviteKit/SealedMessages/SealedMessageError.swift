@@ -1,3 +1,5 @@
+import InviteKitCrypto
+
 /// Why an opened gift wrap is not a usable InviteKit message. `code` is stable.
 public struct SealedMessageError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable, CaseIterable {
@@ -12,3 +14,5 @@ public struct SealedMessageError: Error, Hashable, Sendable, CustomStringConvert
     public init(_ code: Code, _ detail: String) { self.code = code; self.detail = detail }
     public var description: String { "\(code.rawValue): \(detail)" }
 }
+
+extension SealedMessageError: CodedError { public var codeName: String { code.rawValue } }

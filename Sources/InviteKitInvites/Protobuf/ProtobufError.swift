@@ -1,3 +1,5 @@
+import InviteKitCrypto
+
 /// A malformed protobuf message. Each way hostile bytes can be wrong has its own code.
 public struct ProtobufError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Stable snake_case identifiers of each malformation.
@@ -27,3 +29,5 @@ public struct ProtobufError: Error, Hashable, Sendable, CustomStringConvertible 
     /// `code: detail`.
     public var description: String { detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)" }
 }
+
+extension ProtobufError: CodedError { public var codeName: String { code.rawValue } }

@@ -1,3 +1,5 @@
+import InviteKitCrypto
+
 /// Every failure in the invite layer: a stable `code`, a `detail` for logs (never secret
 /// material), a user-facing `message` that says no more than any reader of the invite may
 /// learn, and whether trying again later can help (`isRetryable`).
@@ -116,3 +118,5 @@ extension InviteError.Code {
         }
     }
 }
+
+extension InviteError: CodedError { public var codeName: String { code.rawValue } }

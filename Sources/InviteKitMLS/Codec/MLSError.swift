@@ -1,3 +1,5 @@
+import InviteKitCrypto
+
 /// Errors from the MLS codec, KeyPackages, their events and the MLS crypto helpers.
 public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Stable machine-readable reasons.
@@ -44,3 +46,5 @@ public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)" }
 }
+
+extension MLSError: CodedError { public var codeName: String { code.rawValue } }

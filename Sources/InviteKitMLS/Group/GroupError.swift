@@ -1,3 +1,5 @@
+import InviteKitCrypto
+
 /// Errors of the simplified group model (docs/protocol/group.md).
 public struct GroupError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable, CaseIterable {
@@ -48,3 +50,5 @@ public struct GroupError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)" }
 }
+
+extension GroupError: CodedError { public var codeName: String { code.rawValue } }

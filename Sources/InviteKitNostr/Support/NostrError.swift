@@ -1,3 +1,5 @@
+import InviteKitCrypto
+
 /// A failure in the Nostr layer. `code` is stable; `detail` never holds secret material.
 public struct NostrError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable, CaseIterable {
@@ -38,3 +40,5 @@ public struct NostrError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(code.rawValue): \(detail)" }
 }
+
+extension NostrError: CodedError { public var codeName: String { code.rawValue } }

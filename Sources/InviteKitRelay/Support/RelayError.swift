@@ -1,3 +1,5 @@
+import InviteKitCrypto
+
 /// A failure in the relay layer. `code` is stable; `detail` never holds secret material.
 public struct RelayError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable, CaseIterable {
@@ -35,3 +37,5 @@ public struct RelayError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(code.rawValue): \(detail)" }
 }
+
+extension RelayError: CodedError { public var codeName: String { code.rawValue } }
