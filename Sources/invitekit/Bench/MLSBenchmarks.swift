@@ -47,17 +47,19 @@ enum MLSBenchmarks {
     }
 
     final class Lazy: @unchecked Sendable {
+        private let size: Int
         private var value: Fixture?
+        init(size: Int) { self.size = size }
         func get() throws -> Fixture {
             if let value { return value }
-            let f = try Fixture(size: 1000)
+            let f = try Fixture(size: size)
             value = f
             return f
         }
     }
 
     static func cases() throws -> [BenchCase] {
-        let fixture = Lazy()
+        let fixture = Lazy(size: 1000)
         let rng = SystemRandom()
         let kp = try KeyPackageBundle.create(identity: rng.bytes(32), lifetime: Lifetime(notBefore: 0, notAfter: .max), lastResort: false)
         let hpke = HPKE(aead: .aes128gcm)
@@ -93,6 +95,13 @@ enum MLSBenchmarks {
                 let ev = try session.message(EventTemplate(kind: 9, content: kiBText), rng: rng)
                 _ = try session.receive(event: ev)
             },
+        ] + [10, 100].map { n in
+            let smaller = Lazy(size: n)
+            return BenchCase("mls.commit.add1.n\(n)") {
+                let f = try smaller.get()
+                _ = try f.admin.createCommit([.add(f.newcomer.keyPackage)], rng: rng)
+            }
+        } + [
             // Target ≤ 150 ms.
             BenchCase("mls.commit.add1.n1000") {
                 let f = try fixture.get()
