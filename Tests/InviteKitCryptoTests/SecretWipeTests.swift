@@ -11,13 +11,15 @@ import Glibc
 /// does not touch freed memory from Swift (no undefined behaviour) and AddressSanitizer, which
 /// quarantines freed blocks without refilling them, lets it through.
 ///
-/// Allocators write their own bookkeeping into freed blocks (glibc's tcache/bin pointers, ASan's
-/// free-stack id: at most the first 16 bytes), so the check skips a header and looks at the
-/// rest. A control block of the same size, freed *without* wiping, must still show its pattern
+/// Allocators write their own bookkeeping into freed blocks (glibc: tcache next/key in the first
+/// 16 bytes, bin links plus large-bin size links in the first 32; ASan: its free-stack id), so
+/// the check skips that header and looks at the rest. The read-back buffer is allocated before
+/// the free, so no allocation between free and read can recycle or re-sort the block. A control block of the same size, freed *without* wiping, must still show its pattern
 /// there; that proves the method can see an unwiped secret. If the control does not (an allocator
 /// that scribbles on free, `MALLOC_PERTURB_`), the test skips rather than pass vacuously.
 final class SecretWipeTests: XCTestCase {
-    private static let header = 16
+    /// Bytes of a freed block an allocator may overwrite with its own links.
+    private static func header(_ count: Int) -> Int { count > 64 ? 32 : 16 }
 
     func testDroppedSecureBytesIsWiped() throws {
         try checkWiped(count: 4096, pattern: 0xA5)
@@ -33,22 +35,25 @@ final class SecretWipeTests: XCTestCase {
         let raw = [UInt8](repeating: 0x3C, count: 32)
         var key: Secp256k1.PrivateKey? = try Secp256k1.PrivateKey(rawRepresentation: raw)
         let address = key!.secret.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+        var after = [UInt8](repeating: 0xEE, count: 32)
         key = nil
-        let after = try readMemory(at: address, count: 32)
+        try readMemory(at: address, into: &after)
         try requireControlSees(pattern: 0x3C, count: 32)
-        XCTAssertFalse(after[Self.header...].contains(0x3C), "the dropped key's scalar is still in memory: \(after)")
+        XCTAssertFalse(after[Self.header(32)...].contains(0x3C), "the dropped key's scalar is still in memory: \(after)")
     }
 
     private func checkWiped(count: Int, pattern: UInt8) throws {
         var secret: SecureBytes? = SecureBytes(copying: [UInt8](repeating: pattern, count: count))
         let address = secret!.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
         // While alive, the read-back sees the secret: the method reads the right place.
-        let alive = try readMemory(at: address, count: count)
+        var alive = [UInt8](repeating: 0xEE, count: count)
+        try readMemory(at: address, into: &alive)
         XCTAssertEqual(alive, [UInt8](repeating: pattern, count: count))
+        var after = [UInt8](repeating: 0xEE, count: count)
         secret = nil
-        let after = try readMemory(at: address, count: count)
+        try readMemory(at: address, into: &after)
         try requireControlSees(pattern: pattern, count: count)
-        let tail = after[Self.header...]
+        let tail = after[Self.header(count)...]
         XCTAssertFalse(tail.contains(pattern), "secret bytes survive in the freed block")
         XCTAssertTrue(tail.allSatisfy { $0 == 0 }, "freed block beyond the allocator header is not all zero")
     }
@@ -58,21 +63,22 @@ final class SecretWipeTests: XCTestCase {
         let p = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
         p.initializeMemory(as: UInt8.self, repeating: pattern, count: count)
         let address = UInt(bitPattern: p)
+        var after = [UInt8](repeating: 0xEE, count: count)
         p.deallocate()
-        let after = try readMemory(at: address, count: count)
-        guard after[Self.header...].allSatisfy({ $0 == pattern }) else {
+        try readMemory(at: address, into: &after)
+        guard after[Self.header(count)...].allSatisfy({ $0 == pattern }) else {
             throw XCTSkip("this allocator overwrites freed blocks itself; an unwiped secret would not be visible")
         }
     }
 
-    /// Reads `count` bytes at `address` of this process without dereferencing it in Swift.
-    private func readMemory(at address: UInt, count: Int) throws -> [UInt8] {
+    /// Fills `out` from `address` of this process without dereferencing it in Swift and without
+    /// allocating (`out` is the caller's, made before the free).
+    private func readMemory(at address: UInt, into out: inout [UInt8]) throws {
         let fd = open("/proc/self/mem", O_RDONLY)
         guard fd >= 0 else { throw XCTSkip("/proc/self/mem is not readable here") }
         defer { close(fd) }
-        var out = [UInt8](repeating: 0, count: count)
+        let count = out.count
         let n = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(Int(bitPattern: address))) }
         guard n == count else { throw XCTSkip("pread(/proc/self/mem) returned \(n) (errno \(errno))") }
-        return out
     }
 }
