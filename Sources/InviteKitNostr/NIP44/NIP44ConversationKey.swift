@@ -6,7 +6,9 @@ extension NIP44 {
     public struct ConversationKey: Sendable {
         let key: SecureBytes
         /// HMAC keyed with the conversation key: every message's HKDF-Expand starts from it.
-        let expander: HMACSHA256
+        /// Its hash states are equivalent to the key, so they live in wiped storage too.
+        private let keyedState: KeyedHMAC
+        var expander: HMACSHA256 { keyedState.mac }
 
         public init(privateKey: Secp256k1.PrivateKey, publicKey: Secp256k1.XOnlyPublicKey) throws(NostrError) {
             let shared: SecureBytes
@@ -25,7 +27,7 @@ extension NIP44 {
 
         init(secret: SecureBytes) {
             key = secret
-            expander = HMACSHA256(key: secret)
+            keyedState = KeyedHMAC(HMACSHA256(key: secret))
         }
 
         /// The raw key, for an explicit export or a vector check only.
@@ -55,3 +57,6 @@ extension NIP44 {
         public var hmacKey: SecureBytes { material.withUnsafeBytes { SecureBytes(copying: $0[44..<76]) } }
     }
 }
+
+extension NIP44.ConversationKey: RedactedDescription {}
+extension NIP44.MessageKeys: RedactedDescription {}
