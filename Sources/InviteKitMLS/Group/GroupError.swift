@@ -1,6 +1,6 @@
 import InviteKitCrypto
 
-/// Errors of the simplified group model (docs/protocol/group.md).
+/// Errors of the simplified group model (PROTOCOL.md §5).
 public struct GroupError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Code: String, Sendable, CaseIterable {
         /// Bytes did not parse as the stated structure.

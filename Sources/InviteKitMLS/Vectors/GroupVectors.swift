@@ -2,7 +2,7 @@ import Foundation
 import InviteKitCrypto
 
 /// InviteKit's own group-model vectors (`vectors/mls/group-vectors.json`; schema in
-/// docs/protocol/group.md §Test vectors). Every case is regenerated from fixed seeds by
+/// PROTOCOL.md §5.8). Every case is regenerated from fixed seeds by
 /// ``generate()``, and ``verify(json:)`` checks a file against this implementation.
 public enum GroupVectors {
     /// Returns (passed, failed) over every check in the file.
@@ -112,7 +112,7 @@ public enum GroupVectors {
     /// Builds the whole vector file from fixed seeds.
     public static func generate() throws -> Data {
         var root: [String: Any] = [
-            "description": "InviteKit simplified group model vectors; schema in docs/protocol/group.md (Test vectors). All hex is lowercase.",
+            "description": "InviteKit simplified group model vectors; schema in PROTOCOL.md §5.8. All hex is lowercase.",
             "version": 1,
         ]
         // Key schedule: three contexts.

@@ -12,7 +12,7 @@ import InviteKitNostr
 ///   length and re-encode to the same bytes.
 /// - `mls-crypto-basics` — `external/mls-crypto-basics.json`, suites 1 and 3 only: RefHash,
 ///   ExpandWithLabel, DeriveSecret, DeriveTreeSecret, SignWithLabel, EncryptWithLabel.
-/// - `mls-group` — every `mls/*.json` file written by ``GroupVectors`` (see docs/protocol/group.md).
+/// - `mls-group` — every `mls/*.json` file written by ``GroupVectors`` (see PROTOCOL.md §5.8).
 public enum MLSVectorSuites {
     /// One suite's outcome.
     public typealias Result = (suite: String, passed: Int, failed: Int)

@@ -5,7 +5,7 @@ import WebSocketKit
 
 /// NIP-01 over one WebSocket (`ws://`, or `wss://` with TLS through swift-nio-ssl), with NIP-42 `AUTH`.
 ///
-/// Delivery rules (see docs/protocol/relay.md):
+/// Delivery rules (see PROTOCOL.md §9):
 /// - `publish` waits for the relay's `OK` up to its timeout. Events published while disconnected are
 ///   **queued** and sent in order once connected; events sent but not yet acknowledged when the
 ///   connection drops are **re-sent** after reconnecting (a relay answers a re-sent event `duplicate:`,
