@@ -43,3 +43,19 @@ final class FuzzRegressionTests: XCTestCase {
         }
     }
 }
+
+extension FuzzRegressionTests {
+    /// Found by fuzz-signed-invite: an all-empty invite ("CgA") parsed but re-encoded to a slug
+    /// the parser refused. A signature that is not 65 bytes is now refused when parsing.
+    func testEmptyInviteIsRefusedWhenParsing() {
+        XCTAssertThrowsError(try SignedInvite(link: "CgA")) { XCTAssertEqual(($0 as? InviteError)?.code, .invalidSignature) }
+    }
+
+    /// Found by fuzz-approval-url: a non-ASCII group id percent-encodes to 3× its size; every URL
+    /// `url` makes for an accepted group id must parse back.
+    func testLongNonASCIIApprovalURLRoundTrips() throws {
+        let key = Secp256k1.PrivateKey(using: SeededRandom(seed: 5)).publicKey
+        let approval = ApprovalURL(pubkey: key, groupId: String(repeating: "é", count: 700))
+        XCTAssertEqual(try ApprovalURL(url: approval.url), approval)
+    }
+}

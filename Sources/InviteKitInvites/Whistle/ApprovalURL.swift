@@ -5,8 +5,11 @@ import InviteKitCrypto
 public struct ApprovalURL: Hashable, Sendable {
     /// Scheme and host of approval links.
     public static let prefix = "whistle://addmember/"
-    /// Longest approval URL accepted.
-    public static let maxLength = 4096
+    /// Longest approval URL accepted: room for a group id of ``maxGroupIdBytes`` even when every
+    /// byte is percent-encoded (3×), so anything ``url`` produces for such an id parses back.
+    public static let maxLength = prefix.utf8.count + 64 + 1 + 3 * maxGroupIdBytes
+    /// Longest group id (UTF-8 bytes) an approval carries.
+    public static let maxGroupIdBytes = 4096
 
     /// The invitee's x-only public key.
     public let pubkey: Secp256k1.XOnlyPublicKey
@@ -45,6 +48,7 @@ public struct ApprovalURL: Hashable, Sendable {
             throw InviteError(.invalidApprovalURL, "bad percent escape in group id")
         }
         guard !group.isEmpty else { throw InviteError(.invalidApprovalURL, "empty group id") }
+        guard group.utf8.count <= Self.maxGroupIdBytes else { throw InviteError(.inputTooLarge, "group id longer than \(Self.maxGroupIdBytes) bytes") }
         self.init(pubkey: key, groupId: group)
     }
 }
