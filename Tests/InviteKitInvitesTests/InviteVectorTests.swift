@@ -1,4 +1,5 @@
 import XCTest
+import InviteKitTestSupport
 @testable import InviteKitInvites
 
 final class InviteVectorTests: XCTestCase {

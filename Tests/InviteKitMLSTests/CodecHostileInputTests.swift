@@ -1,4 +1,5 @@
 import XCTest
+import InviteKitTestSupport
 @testable import InviteKitMLS
 
 /// Variable-length integers (RFC 9420 §2.1.2) and malformed structures.

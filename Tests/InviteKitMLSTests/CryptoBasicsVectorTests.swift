@@ -1,4 +1,5 @@
 import XCTest
+import InviteKitTestSupport
 import InviteKitCrypto
 @testable import InviteKitMLS
 

@@ -1,4 +1,5 @@
 import XCTest
+import InviteKitTestSupport
 import Foundation
 @testable import InviteKitMLS
 

@@ -1,4 +1,5 @@
 import XCTest
+import InviteKitTestSupport
 @testable import InviteKitMLS
 
 /// The 300 KeyPackages of the MLS interop suite (vectors/external/mls-key-packages.json).
