@@ -223,3 +223,29 @@ extension JoinEndToEndTests {
         }
     }
 }
+
+extension JoinEndToEndTests {
+    /// A Whistle invite code carries no signature: the request waits for an admin's approval,
+    /// then follows the same Commit → confirmed → Welcome path.
+    func testWhistleCodeRequestNeedsApprovalThenJoins() async throws {
+        let w = try await JoinWorld(seed: 21)
+        let code = InviteCode(relay: w.pool.urls[0], inviter: w.ada.key.publicKey, groupId: w.hosted.nostrGroupID)
+        let kp = try await w.dee.publishKeyPackage()
+        let request = WhistleJoinRequest(groupId: code.groupId, pubkey: w.dee.pubkey, keyPackage: kp, name: "Dee", invite: code.url)
+        try await w.dee.publishRequired(try GiftWrap.wrap(template: request.rumorTemplate(), from: w.dee.key, to: w.ada.key.publicKey, using: w.rng))
+        let gifts = await w.ada.catchUpWraps().succeeded
+        guard case .needsApproval(let approval) = w.processor.process(gifts[0]) else { return XCTFail("expected needsApproval") }
+        XCTAssertEqual(try ApprovalURL(url: approval.approvalURL).pubkey, w.dee.key.publicKey)
+        let pending = try w.processor.approve(approval)
+        let acks = try await w.ada.publishRequired(pending.commitEvent)
+        let welcomes = try w.processor.confirmCommitPublished(pending, acknowledgedBy: acks)
+        XCTAssertEqual(welcomes.count, 1)
+        let session = try GroupSession.join(giftWrap: welcomes[0], recipient: w.dee.key, store: w.dee.keyPackages)
+        XCTAssertEqual(session.state.epochFingerprint, w.processor.group(w.hosted.conversationID)?.session.state.epochFingerprint)
+        // A code naming another inviter is dropped without a reply.
+        let foreign = InviteCode(relay: w.pool.urls[0], inviter: Secp256k1.PrivateKey(using: w.rng).publicKey, groupId: w.hosted.nostrGroupID)
+        let other = WhistleJoinRequest(groupId: foreign.groupId, pubkey: w.dee.pubkey, keyPackage: kp, invite: foreign.url)
+        let gift = try GiftWrap.unwrap(try GiftWrap.wrap(template: other.rumorTemplate(), from: w.dee.key, to: w.ada.key.publicKey, using: w.rng), recipient: w.ada.key)
+        guard case .dropped = w.processor.process(gift) else { return XCTFail("foreign code must be dropped") }
+    }
+}
