@@ -74,9 +74,8 @@ public struct JoinClient: Sendable {
         case .welcome:
             guard case .joining = machine.state else { return }
             do {
-                // The group layer re-opens the wrap and also requires its sender to be an admin
-                // in the Welcome's roster.
-                let joined = try GroupSession.join(giftWrap: gift.wrap, recipient: key, store: keyPackages)
+                // The group layer also requires the gift's sender to be an admin in the roster.
+                let joined = try GroupSession.join(gift: gift, recipient: key, store: keyPackages)
                 session = joined
                 machine.apply(.welcomeProcessed(JoinedGroup(nostrGroupID: Hex.encode(joined.state.nostrGroupID), epoch: joined.state.epoch)))
             } catch {

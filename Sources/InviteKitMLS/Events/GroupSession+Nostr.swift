@@ -88,6 +88,11 @@ extension GroupSession {
     public static func join(giftWrap: NostrEvent, recipient: Secp256k1.PrivateKey, store: KeyPackageStore) throws -> GroupSession {
         let gift: UnwrappedGift
         do { gift = try GiftWrap.unwrap(giftWrap, recipient: recipient) } catch { throw GroupError(.invalidWelcome, "gift wrap: \(error)") }
+        return try join(gift: gift, recipient: recipient, store: store)
+    }
+
+    /// As ``join(giftWrap:recipient:store:)`` for a wrap the caller has already opened.
+    public static func join(gift: UnwrappedGift, recipient: Secp256k1.PrivateKey, store: KeyPackageStore) throws -> GroupSession {
         let (welcome, _, _) = try WelcomeEvent.parse(gift.rumor)
         guard let bundle = try store.bundle(reference: welcome.keyPackageRef) else {
             throw GroupError(.unknownKeyPackage, "no stored KeyPackage for this Welcome")
