@@ -20,16 +20,17 @@ extension EventTemplate {
 }
 
 extension NostrEvent {
-    /// Checks that the id matches the fields and that `sig` is the author's BIP-340 signature of it.
-    public func verify() throws(NostrError) {
+    /// Checks that the id matches the fields and that `sig` is the author's BIP-340 signature of
+    /// it. Returns the parsed author key, so callers need not parse it (a square root) again.
+    @discardableResult
+    public func verify() throws(NostrError) -> Secp256k1.XOnlyPublicKey {
         try verifyId()
         guard let sig, let sigBytes = Hex.decode(sig, count: 64) else { throw NostrError(.invalidSignature, "event has no signature") }
-        guard let pk = Hex.decode(pubkey, count: 32), let key = try? Secp256k1.XOnlyPublicKey(rawRepresentation: pk) else {
-            throw NostrError(.invalidKey, "pubkey is not a valid secp256k1 x-only key")
-        }
+        let key = try authorKey()
         guard key.isValidSchnorrSignature(sigBytes, for: Hex.decode(id)!) else {
             throw NostrError(.invalidSignature, "signature does not verify")
         }
+        return key
     }
 
     /// Checks only that the id matches the fields (rumors have no signature).

@@ -9,17 +9,16 @@ extension GiftWrap {
     /// signature, seal has no tags, decryption, rumor id recomputed, rumor.pubkey == seal.pubkey.
     public static func unwrap(_ wrap: NostrEvent, recipient: Secp256k1.PrivateKey) throws(NostrError) -> UnwrappedGift {
         guard wrap.kind == wrapKind else { throw NostrError(.wrongKind, "gift wrap must be kind \(wrapKind), got \(wrap.kind)") }
-        try wrap.verify()
+        let oneTimeKey = try wrap.verify()
         let pTags = wrap.tagValues("p")
         if !pTags.isEmpty, !pTags.contains(recipient.publicKey.hex) {
             throw NostrError(.notForRecipient, "gift wrap is addressed to another key")
         }
-        let sealJSON = try NIP44.decrypt(wrap.content, recipient: recipient, sender: wrap.authorKey())
+        let sealJSON = try NIP44.decrypt(wrap.content, recipient: recipient, sender: oneTimeKey)
         let seal = try NostrEvent(json: sealJSON, requireSignature: true, maxBytes: maxInnerJSONBytes)
         guard seal.kind == sealKind else { throw NostrError(.wrongKind, "seal must be kind \(sealKind), got \(seal.kind)") }
-        try seal.verify()
+        let sender = try seal.verify()
         guard seal.tags.isEmpty else { throw NostrError(.invalidField, "seal must have no tags") }
-        let sender = try seal.authorKey()
         let rumorJSON = try NIP44.decrypt(seal.content, recipient: recipient, sender: sender)
         var rumor = try NostrEvent(json: rumorJSON, requireSignature: false, maxBytes: maxInnerJSONBytes)
         guard rumor.pubkey == seal.pubkey else {
