@@ -58,17 +58,7 @@ public struct LeafNode: Hashable, Sendable, TLSCodable {
     /// `LeafNodeTBS` (RFC 9420 §7.2). For `update`/`commit` sources the group id and leaf index
     /// follow; this implementation only signs `key_package` leaves, for which nothing follows.
     public func encodeTBS(to writer: inout TLSWriter, groupID: [UInt8] = [], leafIndex: UInt32 = 0) {
-        writer.writeOpaque(encryptionKey)
-        writer.writeOpaque(signatureKey)
-        credential.encode(to: &writer)
-        capabilities.encode(to: &writer)
-        writer.writeUInt8(source.rawValue)
-        switch source {
-        case .keyPackage(let l): l.encode(to: &writer)
-        case .update: break
-        case .commit(let ph): writer.writeOpaque(ph)
-        }
-        writer.writeVector(extensions)
+        encodeContent(to: &writer)
         switch source {
         case .keyPackage: break
         case .update, .commit:
@@ -85,6 +75,12 @@ public struct LeafNode: Hashable, Sendable, TLSCodable {
     }
 
     public func encode(to writer: inout TLSWriter) {
+        encodeContent(to: &writer)
+        writer.writeOpaque(signature)
+    }
+
+    /// The fields the wire form and `LeafNodeTBS` share, up to and including the extensions.
+    private func encodeContent(to writer: inout TLSWriter) {
         writer.writeOpaque(encryptionKey)
         writer.writeOpaque(signatureKey)
         credential.encode(to: &writer)
@@ -96,6 +92,5 @@ public struct LeafNode: Hashable, Sendable, TLSCodable {
         case .commit(let ph): writer.writeOpaque(ph)
         }
         writer.writeVector(extensions)
-        writer.writeOpaque(signature)
     }
 }
