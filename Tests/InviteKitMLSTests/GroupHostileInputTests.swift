@@ -37,7 +37,7 @@ final class GroupHostileInputTests: XCTestCase {
             XCTAssertThrowsError(try GroupEventPlaintext(tlsSerialized: Array(pt[0..<n])))
         }
         let w = bundle.welcomes[0].tlsSerialized
-        for n in 0..<w.count { XCTAssertThrowsError(try Welcome(tlsSerialized: Array(w[0..<n]))) }
+        for n in 0..<w.count { XCTAssertThrowsError(try LegacyWelcome(tlsSerialized: Array(w[0..<n]))) }
     }
 
     func testWelcomeMutationsRejected() throws {
@@ -55,7 +55,7 @@ final class GroupHostileInputTests: XCTestCase {
             state ^= state << 13; state ^= state >> 7; state ^= state << 17
             let i = Int(state % UInt64(bytes.count))
             bytes[i] ^= 0x80
-            if let m = try? Welcome(tlsSerialized: bytes) {
+            if let m = try? LegacyWelcome(tlsSerialized: bytes) {
                 XCTAssertThrowsError(try GroupState.join(welcome: m, bundle: priv), "mutation at \(i) accepted")
             }
             bytes[i] ^= 0x80
@@ -82,7 +82,7 @@ final class GroupHostileInputTests: XCTestCase {
         let (h, ids) = try fixture()
         // Bob signs a leave request naming carol.
         let st = h.sessions[ids[1]]!.state
-        let pt = st.sign(contentType: .proposal, body: Proposal.selfRemove(identity: ids[2]).tlsSerialized)
+        let pt = st.sign(contentType: .proposal, body: LegacyProposal.selfRemove(identity: ids[2]).tlsSerialized)
         let sealed = try st.encrypt(pt, rng: h.rng)
         var a = h.sessions[ids[0]]!
         XCTAssertThrowsError(try a.receive(sealed, createdAt: 1, eventID: SHA256.hash(sealed))) {
@@ -110,7 +110,7 @@ final class GroupHostileInputTests: XCTestCase {
         XCTAssertFalse(GroupState.isUsableX25519([UInt8](repeating: 0, count: 32)))
         XCTAssertTrue(GroupState.isUsableX25519(st.ownMember.encryptionKey))
         var pt = try st.createCommit([.selfUpdate], rng: h.rng).plaintext
-        var body = try Commit(tlsSerialized: pt.body)
+        var body = try LegacyCommit(tlsSerialized: pt.body)
         body.proposals = [.update(encryptionKey: [UInt8](repeating: 0, count: 32), signatureKey: st.ownMember.signatureKey)]
         pt.body = body.tlsSerialized
         pt.signature = st.sign(contentType: .commit, body: pt.body).signature

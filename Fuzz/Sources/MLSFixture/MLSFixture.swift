@@ -18,7 +18,7 @@ public enum MLSFixture {
         public let bobBundle: KeyPackageBundle
         public let alice: GroupSession
         public let bob: GroupSession
-        public let welcome: Welcome
+        public let welcome: LegacyWelcome
         /// The plaintext inside `welcome` (joiner_secret, GroupInfo), kept for seeds.
         public let commitSealed: [UInt8]
         public let applicationSealed: [UInt8]

@@ -20,8 +20,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let (mode, rest) = FuzzInput(data, size).mode(of: 3)
     switch mode {
     case 0:
-        if let c = try? Commit(tlsSerialized: rest) { invariant(c.tlsSerialized == rest, "Commit encoding is not canonical") }
-        if let p = try? Proposal(tlsSerialized: rest) { invariant(p.tlsSerialized == rest, "Proposal encoding is not canonical") }
+        if let c = try? LegacyCommit(tlsSerialized: rest) { invariant(c.tlsSerialized == rest, "Commit encoding is not canonical") }
+        if let p = try? LegacyProposal(tlsSerialized: rest) { invariant(p.tlsSerialized == rest, "Proposal encoding is not canonical") }
     case 1:
         let pt = group.alice.state.sign(contentType: .commit, body: rest)
         invariant(throwsError { try group.bob.state.processCommit(pt) }, "commit without a confirmation tag applied")

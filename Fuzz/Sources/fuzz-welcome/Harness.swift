@@ -18,19 +18,19 @@ let aead = try! genuine.cipherSuite.hpke().aead
 let joinerSecret = SecureBytes(copying: try! MLSCrypto.decryptWithLabel(
     suite: genuine.cipherSuite, privateKey: bundle.initPrivateKey, label: MLSFixture.welcomeLabel,
     context: genuine.keyPackageRef, ciphertext: genuine.encryptedJoinerSecret))
-let welcomeKey = EpochSecrets.welcomeKeyAndNonce(joinerSecret: joinerSecret, aead: aead)
+let welcomeKey = LegacyEpochSecrets.welcomeKeyAndNonce(joinerSecret: joinerSecret, aead: aead)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let (mode, rest) = FuzzInput(data, size).mode(of: 2)
-    let welcome: Welcome
+    let welcome: LegacyWelcome
     if mode == 0 {
-        guard let w = try? Welcome(tlsSerialized: rest) else { return 0 }
+        guard let w = try? LegacyWelcome(tlsSerialized: rest) else { return 0 }
         invariant(w.tlsSerialized == rest, "Welcome encoding is not canonical")
         welcome = w
     } else {
         guard let sealed = try? aead.seal(rest, key: welcomeKey.key, nonce: welcomeKey.nonce, aad: []) else { return 0 }
-        welcome = Welcome(cipherSuite: genuine.cipherSuite, keyPackageRef: genuine.keyPackageRef,
+        welcome = LegacyWelcome(cipherSuite: genuine.cipherSuite, keyPackageRef: genuine.keyPackageRef,
                           encryptedJoinerSecret: genuine.encryptedJoinerSecret, encryptedGroupInfo: sealed)
     }
     guard let state = try? GroupState.join(welcome: welcome, bundle: bundle) else { return 0 }

@@ -51,7 +51,7 @@ extension GroupSession {
 
     /// The explicit "commit published" step: `relays` are the relays that acknowledged the commit
     /// event (at least one). Only now are the Welcomes released (REFERENCE §2 state-fork rule).
-    public mutating func confirmPublished(_ pending: PendingCommit, acknowledgedBy relays: [String]) throws -> [Welcome] {
+    public mutating func confirmPublished(_ pending: PendingCommit, acknowledgedBy relays: [String]) throws -> [LegacyWelcome] {
         guard !relays.isEmpty else { throw GroupError(.commitNotPublished, "no relay acknowledged the commit") }
         guard let id = Hex.decode(pending.event.id, count: 32) else { throw GroupError(.invalidEvent, "event id") }
         return try confirmPublished(pending.bundle, sealed: pending.sealed, createdAt: pending.event.createdAt, eventID: id)

@@ -11,7 +11,7 @@ public struct CommitBundle: Sendable {
     public let removedIdentities: [[UInt8]]
     /// Serialized GroupContext the commit was built on (identifies the branch, not just the epoch).
     let baseContext: [UInt8]
-    let welcomes: [Welcome]
+    let welcomes: [LegacyWelcome]
     /// How many Welcomes wait for the publish confirmation.
     public var pendingWelcomeCount: Int { welcomes.count }
 }

@@ -83,7 +83,7 @@ public struct GroupSession: Sendable {
     /// Welcomes (sending a Welcome before the Commit is published forks the joiner's state,
     /// REFERENCE §2). If a better commit for the same epoch was already applied, the own commit
     /// lost: `superseded` is thrown and no Welcome is released.
-    public mutating func confirmPublished(_ commit: CommitBundle, sealed: [UInt8], createdAt: Int64, eventID: [UInt8]) throws -> [Welcome] {
+    public mutating func confirmPublished(_ commit: CommitBundle, sealed: [UInt8], createdAt: Int64, eventID: [UInt8]) throws -> [LegacyWelcome] {
         guard isMember else { throw GroupError(.notAMember) }
         let order = CommitOrder(createdAt: createdAt, eventID: eventID)
         let digest = SHA256.hash(sealed)
@@ -157,7 +157,7 @@ public struct GroupSession: Sendable {
             return [.application(sender: sender.identity, body: pt.body, epoch: pt.epoch)]
         case .proposal:
             let sender = try epochState.authenticate(pt)
-            guard let p = try? Proposal(tlsSerialized: pt.body), case .selfRemove(let id) = p, id == sender.identity else {
+            guard let p = try? LegacyProposal(tlsSerialized: pt.body), case .selfRemove(let id) = p, id == sender.identity else {
                 throw GroupError(.invalidProposal, "only a member's own self_remove is accepted")
             }
             remember(digest, epoch: pt.epoch)
@@ -252,7 +252,7 @@ public struct GroupSession: Sendable {
     /// Joins from a Welcome, taking the private keys from `store`. The KeyPackage is retired only
     /// when the Welcome was processed successfully and it is not last-resort; a failed Welcome
     /// keeps it (issue 4, Key store).
-    public static func join(welcome: Welcome, store: KeyPackageStore) throws -> GroupSession {
+    public static func join(welcome: LegacyWelcome, store: KeyPackageStore) throws -> GroupSession {
         guard let bundle = try store.bundle(reference: welcome.keyPackageRef) else {
             throw GroupError(.unknownKeyPackage, "no stored KeyPackage for this Welcome")
         }

@@ -11,7 +11,7 @@ extension GroupState {
 
     /// The leave request (SelfRemove) of this member, for an admin to commit.
     public func leaveRequest() -> GroupEventPlaintext {
-        sign(contentType: .proposal, body: Proposal.selfRemove(identity: ownIdentity).tlsSerialized)
+        sign(contentType: .proposal, body: LegacyProposal.selfRemove(identity: ownIdentity).tlsSerialized)
     }
 
     /// `nonce(12) || ChaCha20-Poly1305(message_key, nonce, aad = "", plaintext)` — the bytes whose

@@ -23,15 +23,15 @@ extension GroupState {
         _ = try authenticate(pt, tbsHash: tbs)
         // Proposals first; of the sealed secrets only this member's is materialized.
         var reader = TLSReader(pt.body)
-        let proposals: [Proposal]
-        do { proposals = try reader.readVector { try Proposal(from: &$0) } } catch { throw GroupError(.malformed, "commit body: \(error)") }
+        let proposals: [LegacyProposal]
+        do { proposals = try reader.readVector { try LegacyProposal(from: &$0) } } catch { throw GroupError(.malformed, "commit body: \(error)") }
         let roster = try apply(proposals, committer: Int(pt.senderIndex))
         // Removed (possibly re-added in the same commit as a new device, which joins by Welcome).
         guard !roster.removedIdentities.contains(ownIdentity),
               let myNewIndex = roster.members.firstIndex(where: { $0.identity == ownIdentity }) else { return .removed }
-        let mine: Commit.SealedSecret
+        let mine: LegacyCommit.SealedSecret
         do {
-            guard let found = try Commit.findSecret(in: &reader, recipientIndex: UInt32(myNewIndex)) else {
+            guard let found = try LegacyCommit.findSecret(in: &reader, recipientIndex: UInt32(myNewIndex)) else {
                 throw GroupError(.malformed, "no commit secret for this member")
             }
             mine = found

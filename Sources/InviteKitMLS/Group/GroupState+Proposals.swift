@@ -9,7 +9,7 @@ extension GroupState {
     static func isUsableX25519(_ key: [UInt8]) -> Bool { key.count == 32 && (try? probe.sharedSecret(with: key)) != nil }
 
     /// Validates and applies `proposals` committed by `committer` (group.md §Commit rules).
-    func apply(_ proposals: [Proposal], committer: Int) throws -> AppliedRoster {
+    func apply(_ proposals: [LegacyProposal], committer: Int) throws -> AppliedRoster {
         let committerMember = members[committer]
         if proposals.isEmpty || proposals.contains(where: \.needsAdmin) {
             guard committerMember.isAdmin else { throw GroupError(.notAdmin, "committer is not an admin") }
@@ -82,13 +82,13 @@ extension GroupState {
 
     /// Derives the next epoch from an applied roster, the signed commit and the commit secret.
     func nextEpoch(roster: AppliedRoster, tbsHash: [UInt8], signature: [UInt8], commitSecret: SecureBytes)
-        -> (context: GroupContext, contextBytes: [UInt8], joinerSecret: SecureBytes, secrets: EpochSecrets, confirmed: [UInt8], tag: [UInt8]) {
+        -> (context: LegacyGroupContext, contextBytes: [UInt8], joinerSecret: SecureBytes, secrets: LegacyEpochSecrets, confirmed: [UInt8], tag: [UInt8]) {
         let confirmed = GroupState.confirmedHash(interim: interimTranscriptHash, tbsHash: tbsHash, signature: signature)
-        let ctx = GroupContext(cipherSuite: cipherSuite, groupID: groupID, nostrGroupID: nostrGroupID, epoch: epoch + 1,
+        let ctx = LegacyGroupContext(cipherSuite: cipherSuite, groupID: groupID, nostrGroupID: nostrGroupID, epoch: epoch + 1,
                                rosterHash: GroupState.rosterHash(roster.hashes), confirmedTranscriptHash: confirmed)
         let ctxBytes = ctx.tlsSerialized
-        let joiner = EpochSecrets.joinerSecret(previousInitSecret: secrets.initSecret, commitSecret: commitSecret, groupContext: ctxBytes)
-        let next = EpochSecrets(joinerSecret: joiner, groupContext: ctxBytes)
+        let joiner = LegacyEpochSecrets.joinerSecret(previousInitSecret: secrets.initSecret, commitSecret: commitSecret, groupContext: ctxBytes)
+        let next = LegacyEpochSecrets(joinerSecret: joiner, groupContext: ctxBytes)
         return (ctx, ctxBytes, joiner, next, confirmed, next.confirmationTag(confirmed))
     }
 

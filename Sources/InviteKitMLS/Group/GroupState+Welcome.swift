@@ -4,13 +4,13 @@ extension GroupState {
     /// Joins from a Welcome with the KeyPackage it names (group.md §Processing a Welcome). Checks:
     /// the HPKE open, the roster hash, the joiner's own roster entry, the GroupInfo signature and the
     /// confirmation tag.
-    public static func join(welcome: Welcome, bundle: KeyPackageBundle) throws -> GroupState {
+    public static func join(welcome: LegacyWelcome, bundle: KeyPackageBundle) throws -> GroupState {
         let kp = bundle.keyPackage
         guard welcome.cipherSuite == kp.cipherSuite else { throw GroupError(.invalidWelcome, "cipher suite mismatch") }
         guard welcome.keyPackageRef == bundle.reference else { throw GroupError(.unknownKeyPackage, "Welcome names another KeyPackage") }
         let joinerSecret: SecureBytes
         do {
-            var js = try MLSCrypto.decryptWithLabel(suite: welcome.cipherSuite, privateKey: bundle.initPrivateKey, label: Welcome.label,
+            var js = try MLSCrypto.decryptWithLabel(suite: welcome.cipherSuite, privateKey: bundle.initPrivateKey, label: LegacyWelcome.label,
                                                     context: welcome.keyPackageRef, ciphertext: welcome.encryptedJoinerSecret)
             defer { zeroize(&js) }
             guard js.count == 32 else { throw GroupError(.invalidWelcome, "joiner secret length") }
@@ -22,17 +22,17 @@ extension GroupState {
         }
         let aead: HPKEAEAD
         do { aead = try welcome.cipherSuite.hpke().aead } catch { throw GroupError(.invalidWelcome, "cipher suite") }
-        let (key, nonce) = EpochSecrets.welcomeKeyAndNonce(joinerSecret: joinerSecret, aead: aead)
+        let (key, nonce) = LegacyEpochSecrets.welcomeKeyAndNonce(joinerSecret: joinerSecret, aead: aead)
         let content: [UInt8]
         do { content = try aead.open(welcome.encryptedGroupInfo, key: key, nonce: nonce, aad: []) } catch {
             throw GroupError(.invalidWelcome, "GroupInfo does not open")
         }
         var r = TLSReader(content)
-        let info: GroupInfo
+        let info: LegacyGroupInfo
         let hashes: [[UInt8]]
         let tbsHash: [UInt8]
         do {
-            (info, hashes, tbsHash) = try GroupInfo.parseHashing(&r)
+            (info, hashes, tbsHash) = try LegacyGroupInfo.parseHashing(&r)
             try r.finish()
         } catch {
             throw GroupError(.invalidWelcome, "malformed GroupInfo: \(error)")
@@ -47,12 +47,12 @@ extension GroupState {
             throw GroupError(.invalidWelcome, "joiner not in roster with its KeyPackage keys")
         }
         guard Int(info.signerIndex) < info.members.count else { throw GroupError(.invalidWelcome, "signer index") }
-        guard MLSCrypto.verifyWithLabel(publicKey: info.members[Int(info.signerIndex)].signatureKey, label: GroupInfo.signLabel,
+        guard MLSCrypto.verifyWithLabel(publicKey: info.members[Int(info.signerIndex)].signatureKey, label: LegacyGroupInfo.signLabel,
                                         content: tbsHash, signature: info.signature) else {
             throw GroupError(.forged, "GroupInfo signature")
         }
         let ctxBytes = ctx.tlsSerialized
-        let secrets = EpochSecrets(joinerSecret: joinerSecret, groupContext: ctxBytes)
+        let secrets = LegacyEpochSecrets(joinerSecret: joinerSecret, groupContext: ctxBytes)
         guard ConstantTime.equals(secrets.confirmationTag(ctx.confirmedTranscriptHash), info.confirmationTag) else {
             throw GroupError(.invalidConfirmationTag, "Welcome confirmation tag")
         }

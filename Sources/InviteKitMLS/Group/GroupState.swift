@@ -13,7 +13,7 @@ public struct GroupState: Sendable {
     var memberHashes: [[UInt8]]
     var confirmedTranscriptHash: [UInt8]
     var interimTranscriptHash: [UInt8]
-    var secrets: EpochSecrets
+    var secrets: LegacyEpochSecrets
     /// Serialized ``GroupContext`` of this epoch.
     var contextBytes: [UInt8]
     /// This member's Nostr identity.
@@ -26,7 +26,7 @@ public struct GroupState: Sendable {
     /// The exporter secret of this epoch, for callers deriving their own keys
     /// (`MLS-Exporter(label, context, length)`, RFC 9420 §8.5).
     public func exportSecret(label: String, context: [UInt8], length: Int) -> SecureBytes {
-        EpochSecrets.export(secrets.exporterSecret, label: label, context: context, length: length)
+        LegacyEpochSecrets.export(secrets.exporterSecret, label: label, context: context, length: length)
     }
 
     /// A non-secret fingerprint of the epoch secret (SHA-256 of `DeriveSecret(epoch_secret,
@@ -36,7 +36,7 @@ public struct GroupState: Sendable {
     }
 
     /// The group context of this epoch.
-    public var groupContext: GroupContext { try! GroupContext(tlsSerialized: contextBytes) }
+    public var groupContext: LegacyGroupContext { try! LegacyGroupContext(tlsSerialized: contextBytes) }
 
     /// This member's roster entry.
     public var ownMember: GroupMember { members[ownIndex] }
@@ -77,12 +77,12 @@ public struct GroupState: Sendable {
         let nostrGroupID = rng.bytes(32)
         let initSecret = rng.secureBytes(32)
         let hashes = [me.hash]
-        let ctx = GroupContext(cipherSuite: cipherSuite, groupID: groupID, nostrGroupID: nostrGroupID, epoch: 0,
+        let ctx = LegacyGroupContext(cipherSuite: cipherSuite, groupID: groupID, nostrGroupID: nostrGroupID, epoch: 0,
                                rosterHash: rosterHash(hashes), confirmedTranscriptHash: [])
         let ctxBytes = ctx.tlsSerialized
-        let joiner = EpochSecrets.joinerSecret(previousInitSecret: initSecret, commitSecret: SecureBytes(zeroedCount: 32),
+        let joiner = LegacyEpochSecrets.joinerSecret(previousInitSecret: initSecret, commitSecret: SecureBytes(zeroedCount: 32),
                                                groupContext: ctxBytes)
-        let secrets = EpochSecrets(joinerSecret: joiner, groupContext: ctxBytes)
+        let secrets = LegacyEpochSecrets(joinerSecret: joiner, groupContext: ctxBytes)
         let tag = secrets.confirmationTag([])
         return GroupState(cipherSuite: cipherSuite, groupID: groupID, nostrGroupID: nostrGroupID, epoch: 0, members: [me],
                           memberHashes: hashes, confirmedTranscriptHash: [], interimTranscriptHash: interimHash(confirmed: [], tag: tag),

@@ -23,10 +23,10 @@ public enum GroupVectors {
     // MARK: key schedule
 
     static func keySchedule(initSecret: [UInt8], commitSecret: [UInt8], groupContext: [UInt8]) -> [String: String] {
-        let joiner = EpochSecrets.joinerSecret(previousInitSecret: SecureBytes(copying: initSecret), commitSecret: SecureBytes(copying: commitSecret),
+        let joiner = LegacyEpochSecrets.joinerSecret(previousInitSecret: SecureBytes(copying: initSecret), commitSecret: SecureBytes(copying: commitSecret),
                                                groupContext: groupContext)
-        let s = EpochSecrets(joinerSecret: joiner, groupContext: groupContext)
-        let ctx = try? GroupContext(tlsSerialized: groupContext)
+        let s = LegacyEpochSecrets(joinerSecret: joiner, groupContext: groupContext)
+        let ctx = try? LegacyGroupContext(tlsSerialized: groupContext)
         return [
             "joiner_secret": Hex.encode(joiner.exportBytes()),
             "epoch_secret": Hex.encode(s.epochSecret.exportBytes()),
@@ -61,7 +61,7 @@ public enum GroupVectors {
     static func checkWelcome(_ c: [String: Any]) -> Bool {
         guard let b = h(c, "joiner_bundle"), let wb = h(c, "welcome"),
               let bundle = try? KeyPackageBundle(privateSerialization: SecureBytes(copying: b)),
-              let welcome = try? Welcome(tlsSerialized: wb),
+              let welcome = try? LegacyWelcome(tlsSerialized: wb),
               let state = try? GroupState.join(welcome: welcome, bundle: bundle) else { return false }
         return Hex.encode(state.epochFingerprint) == c["epoch_fingerprint"] as? String
             && (c["epoch"] as? NSNumber)?.uint64Value == state.epoch
@@ -74,7 +74,7 @@ public enum GroupVectors {
     static func checkCommit(_ c: [String: Any]) -> Bool {
         guard let b = h(c, "receiver_bundle"), let wb = h(c, "receiver_welcome"), let cb = h(c, "commit_plaintext"),
               let bundle = try? KeyPackageBundle(privateSerialization: SecureBytes(copying: b)),
-              let welcome = try? Welcome(tlsSerialized: wb),
+              let welcome = try? LegacyWelcome(tlsSerialized: wb),
               let state = try? GroupState.join(welcome: welcome, bundle: bundle),
               let pt = try? GroupEventPlaintext(tlsSerialized: cb) else { return false }
         let expected = c["expect"] as? String ?? ""
@@ -119,7 +119,7 @@ public enum GroupVectors {
         var ks: [[String: Any]] = []
         for seed in UInt64(1)...3 {
             let rng = SeededRandom(seed: 0x6b73_0000 + seed)
-            let ctx = GroupContext(cipherSuite: .x25519Aes128GcmSha256Ed25519, groupID: rng.bytes(32), nostrGroupID: rng.bytes(32), epoch: seed * 7,
+            let ctx = LegacyGroupContext(cipherSuite: .x25519Aes128GcmSha256Ed25519, groupID: rng.bytes(32), nostrGroupID: rng.bytes(32), epoch: seed * 7,
                                    rosterHash: rng.bytes(32), confirmedTranscriptHash: seed == 1 ? [] : rng.bytes(32)).tlsSerialized
             let i = rng.bytes(32), cs = seed == 1 ? [UInt8](repeating: 0, count: 32) : rng.bytes(32)
             ks.append(["init_secret_prev": Hex.encode(i), "commit_secret": Hex.encode(cs), "group_context": Hex.encode(ctx),

@@ -10,7 +10,7 @@ enum MLSBenchmarks {
         let member: GroupState
         let newcomer: KeyPackageBundle
         let commit: GroupEventPlaintext
-        let welcome: Welcome
+        let welcome: LegacyWelcome
         /// The same commit as a signed kind-445 event, for the whole receive path.
         let commitEvent: NostrEvent
 
@@ -38,7 +38,7 @@ enum MLSBenchmarks {
             commitEvent = try GroupSession(state: admin).commit([.add(newcomer.keyPackage)], rng: rng).event
         }
 
-        static func welcomes(admin: GroupState, newcomer: KeyPackageBundle, rng: RandomSource) throws -> (Welcome, CommitBundle, [UInt8]) {
+        static func welcomes(admin: GroupState, newcomer: KeyPackageBundle, rng: RandomSource) throws -> (LegacyWelcome, CommitBundle, [UInt8]) {
             var s = GroupSession(state: admin)
             let (bundle, sealed) = try s.createCommit([.add(newcomer.keyPackage)], rng: rng)
             let w = try s.confirmPublished(bundle, sealed: sealed, createdAt: 0, eventID: [UInt8](repeating: 1, count: 32))

@@ -4,14 +4,14 @@ import InviteKitCrypto
 ///
 /// `GroupContext group_context; Member members<V>; opaque confirmation_tag<V>; uint32 signer_index;
 /// opaque signature<V>;` — signature = `SignWithLabel(signer, "GroupInfoTBS", SHA-256(all fields before it))`.
-public struct GroupInfo: Hashable, Sendable, TLSCodable {
-    public var groupContext: GroupContext
+public struct LegacyGroupInfo: Hashable, Sendable, TLSCodable {
+    public var groupContext: LegacyGroupContext
     public var members: [GroupMember]
     public var confirmationTag: [UInt8]
     public var signerIndex: UInt32
     public var signature: [UInt8]
 
-    public init(groupContext: GroupContext, members: [GroupMember], confirmationTag: [UInt8], signerIndex: UInt32, signature: [UInt8]) {
+    public init(groupContext: LegacyGroupContext, members: [GroupMember], confirmationTag: [UInt8], signerIndex: UInt32, signature: [UInt8]) {
         self.groupContext = groupContext
         self.members = members
         self.confirmationTag = confirmationTag
@@ -20,7 +20,7 @@ public struct GroupInfo: Hashable, Sendable, TLSCodable {
     }
 
     public init(from reader: inout TLSReader) throws {
-        groupContext = try GroupContext(from: &reader)
+        groupContext = try LegacyGroupContext(from: &reader)
         members = try reader.readVector { try GroupMember(from: &$0) }
         confirmationTag = try reader.readOpaque()
         signerIndex = try reader.readUInt32()
@@ -29,9 +29,9 @@ public struct GroupInfo: Hashable, Sendable, TLSCodable {
 
     /// Parses a GroupInfo and hashes, from the received bytes themselves, each member entry and the
     /// signed prefix (so a 1,000-member roster is not re-serialized to be hashed).
-    static func parseHashing(_ reader: inout TLSReader) throws -> (info: GroupInfo, memberHashes: [[UInt8]], tbsHash: [UInt8]) {
+    static func parseHashing(_ reader: inout TLSReader) throws -> (info: LegacyGroupInfo, memberHashes: [[UInt8]], tbsHash: [UInt8]) {
         let start = reader.position
-        let ctx = try GroupContext(from: &reader)
+        let ctx = try LegacyGroupContext(from: &reader)
         let n = try reader.readVarint()
         guard n <= reader.remaining else { throw MLSError(.truncated, "members vector") }
         let end = reader.position + n
@@ -49,7 +49,7 @@ public struct GroupInfo: Hashable, Sendable, TLSCodable {
         let signer = try reader.readUInt32()
         let tbsHash = reader.withBytes(start..<reader.position) { SHA256.hash($0) }
         let sig = try reader.readOpaque()
-        return (GroupInfo(groupContext: ctx, members: members, confirmationTag: tag, signerIndex: signer, signature: sig), hashes, tbsHash)
+        return (LegacyGroupInfo(groupContext: ctx, members: members, confirmationTag: tag, signerIndex: signer, signature: sig), hashes, tbsHash)
     }
 
     func encodeTBS(to writer: inout TLSWriter) {

@@ -3,7 +3,7 @@
 /// `uint8 proposal_type; select { 1 add: KeyPackage key_package; uint8 is_admin;
 /// 2 remove: opaque identity<V>; 3 self_remove: opaque identity<V>;
 /// 4 update: opaque encryption_key<V>; opaque signature_key<V>; }`
-public enum Proposal: Hashable, Sendable, TLSCodable {
+public enum LegacyProposal: Hashable, Sendable, TLSCodable {
     /// Add the KeyPackage's owner.
     case add(KeyPackage, isAdmin: Bool)
     /// An admin removes a member.

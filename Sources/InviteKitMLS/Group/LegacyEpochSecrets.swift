@@ -1,7 +1,7 @@
 import InviteKitCrypto
 
 /// The secrets of one epoch (group.md §Key schedule). All derived with RFC 9420 §8 primitives.
-struct EpochSecrets: Sendable {
+struct LegacyEpochSecrets: Sendable {
     let epochSecret: SecureBytes
     let initSecret: SecureBytes
     let exporterSecret: SecureBytes
@@ -18,12 +18,12 @@ struct EpochSecrets: Sendable {
     /// `epoch_secret = ExpandWithLabel(HKDF-Extract(joiner_secret, 0^32), "epoch", GroupContext[n], 32)`
     /// (RFC 9420 §8 with no PSKs), then the DeriveSecret children.
     init(joinerSecret: SecureBytes, groupContext: [UInt8]) {
-        let prk = EpochSecrets.memberPRK(joinerSecret)
+        let prk = LegacyEpochSecrets.memberPRK(joinerSecret)
         epochSecret = MLSCrypto.expandWithLabel(secret: prk, label: "epoch", context: groupContext, length: 32)
         initSecret = MLSCrypto.deriveSecret(secret: epochSecret, label: "init")
         exporterSecret = MLSCrypto.deriveSecret(secret: epochSecret, label: "exporter")
         confirmationKey = MLSCrypto.deriveSecret(secret: epochSecret, label: "confirm")
-        messageKey = EpochSecrets.export(exporterSecret, label: "marmot", context: Array("group-event".utf8), length: 32)
+        messageKey = LegacyEpochSecrets.export(exporterSecret, label: "marmot", context: Array("group-event".utf8), length: 32)
     }
 
     /// `HKDF-Extract(joiner_secret, 0^32)` (no PSKs): the input of both the epoch secret and the

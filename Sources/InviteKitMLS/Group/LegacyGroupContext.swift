@@ -2,7 +2,7 @@
 ///
 /// `uint16 version; uint16 cipher_suite; opaque group_id<V>; opaque nostr_group_id<V>; uint64 epoch;
 /// opaque roster_hash<V>; opaque confirmed_transcript_hash<V>;`
-public struct GroupContext: Hashable, Sendable, TLSCodable {
+public struct LegacyGroupContext: Hashable, Sendable, TLSCodable {
     public var version: ProtocolVersion
     public var cipherSuite: CipherSuite
     public var groupID: [UInt8]

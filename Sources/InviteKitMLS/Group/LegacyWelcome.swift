@@ -5,7 +5,7 @@
 /// and `encrypted_group_info` = the suite's AEAD of the GroupInfo under the welcome key and nonce
 /// (RFC 9420 §12.4.3.1 style). The GroupInfo is encrypted once per commit and shared by every
 /// joiner's Welcome.
-public struct Welcome: Hashable, Sendable, TLSCodable {
+public struct LegacyWelcome: Hashable, Sendable, TLSCodable {
     public var cipherSuite: CipherSuite
     public var keyPackageRef: [UInt8]
     public var encryptedJoinerSecret: HPKECiphertext

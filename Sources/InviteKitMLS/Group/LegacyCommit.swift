@@ -1,5 +1,5 @@
 /// A commit body (group.md §Commit): `Proposal proposals<V>; SealedCommitSecret secrets<V>;`
-public struct Commit: Hashable, Sendable, TLSCodable {
+public struct LegacyCommit: Hashable, Sendable, TLSCodable {
     /// `uint32 recipient_index; HPKECiphertext sealed;` — the commit secret sealed to the member
     /// at `recipient_index` of the NEW roster.
     public struct SealedSecret: Hashable, Sendable, TLSCodable {
@@ -22,16 +22,16 @@ public struct Commit: Hashable, Sendable, TLSCodable {
         }
     }
 
-    public var proposals: [Proposal]
+    public var proposals: [LegacyProposal]
     public var secrets: [SealedSecret]
 
-    public init(proposals: [Proposal], secrets: [SealedSecret]) {
+    public init(proposals: [LegacyProposal], secrets: [SealedSecret]) {
         self.proposals = proposals
         self.secrets = secrets
     }
 
     public init(from reader: inout TLSReader) throws {
-        proposals = try reader.readVector { try Proposal(from: &$0) }
+        proposals = try reader.readVector { try LegacyProposal(from: &$0) }
         secrets = try reader.readVector { try SealedSecret(from: &$0) }
     }
 
