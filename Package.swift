@@ -32,7 +32,7 @@ let package = Package(
         // Layer 3: siblings that only see Nostr and crypto.
         .target(name: "InviteKitInvites", dependencies: ["InviteKitNostr", "InviteKitCrypto", "CZlib", "CQREncode"]),
         .target(name: "InviteKitMLS", dependencies: ["InviteKitNostr", "InviteKitCrypto"]),
-        .target(name: "InviteKitRelay", dependencies: ["InviteKitNostr", .product(name: "WebSocketKit", package: "websocket-kit")]),
+        .target(name: "InviteKitRelay", dependencies: ["InviteKitNostr", "InviteKitCrypto", .product(name: "WebSocketKit", package: "websocket-kit")]),
         // Layer 4: content types, sealed kinds, join flow; re-exports the layers below.
         .target(name: "InviteKit", dependencies: ["InviteKitInvites", "InviteKitMLS", "InviteKitRelay", "InviteKitNostr", "InviteKitCrypto"]),
         .executableTarget(

@@ -49,23 +49,6 @@ final class NostrFilterTests: XCTestCase {
         XCTAssertFalse(f.jsonString.contains("since"))
     }
 
-    func testKeyPackageFilterAndNewestPerD() {
-        XCTAssertEqual(KeyPackageFetch.filter(author: a.publicKey), NostrFilter(authors: [a.publicKey.hex], kinds: [30443, 443]))
-        let old = TestEvents.note(a, "old", kind: 30443, tags: [["d", "one"]], createdAt: 100)
-        let new = TestEvents.note(a, "new", kind: 30443, tags: [["d", "one"]], createdAt: 200)
-        let other = TestEvents.note(a, "other", kind: 30443, tags: [["d", "two"]], createdAt: 150)
-        let legacy = TestEvents.note(a, "legacy", kind: 443, createdAt: 50)
-        let foreign = TestEvents.note(b, "foreign", kind: 30443, tags: [["d", "one"]], createdAt: 300)
-        let wrongKind = TestEvents.note(a, "note", kind: 1, createdAt: 400)
-        let kept = KeyPackageFetch.newestPerAddress([old, new, other, legacy, foreign, wrongKind, old], author: a.publicKey)
-        XCTAssertEqual(kept.map(\.content), ["new", "other", "legacy"])
-        // Equal created_at: the smallest id wins.
-        let t1 = TestEvents.note(a, "t1", kind: 30443, tags: [["d", "t"]], createdAt: 500)
-        let t2 = TestEvents.note(a, "t2", kind: 30443, tags: [["d", "t"]], createdAt: 500)
-        XCTAssertEqual(KeyPackageFetch.newestPerAddress([t1, t2], author: a.publicKey).map(\.id), [min(t1.id, t2.id)])
-        XCTAssertEqual(KeyPackageFetch.newestPerAddress([t2, t1], author: a.publicKey).map(\.id), [min(t1.id, t2.id)])
-    }
-
     func testDeletionTemplate() {
         let kp = TestEvents.note(a, "kp", kind: 30443, tags: [["d", "dd"]])
         let note = TestEvents.note(a, "n")

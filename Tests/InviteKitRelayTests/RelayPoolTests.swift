@@ -50,33 +50,6 @@ final class RelayPoolTests: XCTestCase {
         await sub.close()
     }
 
-    func testGatedPublishWithholdsUntilStored() async throws {
-        let r1 = InMemoryRelay(url: "memory://1"), r2 = InMemoryRelay(url: "memory://2")
-        for r in [r1, r2] { await r.setPolicy { $0.kind == 445 ? .reject("blocked: commits off") : .accept } }
-        let pool = RelayPool([r1, r2])
-        let commit = TestEvents.note(a, "commit", kind: 445)
-        let welcome = try GiftWrap.wrap(template: EventTemplate(kind: 444, content: "welcome"), from: a, to: me.publicKey)
-        let withheld = await GatedPublish.publish(commit, thenPublish: [welcome], to: pool)
-        guard case .withheld(let gate) = withheld else { return XCTFail("welcome released without a stored commit") }
-        XCTAssertEqual(gate.failureCount, 2)
-        var wraps = await r1.events(matching: [NostrFilter(kinds: [1059])])
-        XCTAssertTrue(wraps.isEmpty, "the welcome must not reach any relay")
-
-        await r1.setPolicy(nil)  // one relay now stores the commit: that is enough
-        let released = await GatedPublish.publish(commit, thenPublish: [welcome], to: pool)
-        guard case .released(let gate2, let welcomes) = released else { return XCTFail("welcome withheld") }
-        XCTAssertEqual(gate2.successCount, 1)
-        XCTAssertEqual(welcomes.count, 1)
-        XCTAssertEqual(welcomes[0].successCount, 2)
-        wraps = await r2.events(matching: [NostrFilter(kinds: [1059])])
-        XCTAssertEqual(wraps, [welcome])
-
-        // The closure form never runs when withheld.
-        await r1.setPolicy { _ in .reject("blocked: x") }
-        let ran = await GatedPublish.publish(TestEvents.note(a, "c2", kind: 445), to: pool) { true }
-        XCTAssertNil(ran.releasedValue)
-    }
-
     func testGiftWrapCatchUpInMemory() async throws {
         let relay = InMemoryRelay()
         let pool = RelayPool([relay, InMemoryRelay(url: "memory://copy")])
@@ -117,18 +90,6 @@ final class RelayPoolTests: XCTestCase {
         let second = await it.next()
         XCTAssertEqual(second, ["live"])
         task.cancel()
-    }
-
-    func testKeyPackageFetchThroughPool() async throws {
-        let relay = InMemoryRelay()
-        let pool = RelayPool([relay])
-        let k1 = TestEvents.note(a, "k1", kind: 30443, tags: [["d", "1"]], createdAt: 100)
-        let k2 = TestEvents.note(a, "k2", kind: 30443, tags: [["d", "2"]], createdAt: 200)
-        let legacy = TestEvents.note(a, "old", kind: 443, createdAt: 50)
-        for e in [k1, k2, legacy] { _ = await pool.publish(e) }
-        let (events, fetch) = await KeyPackageFetch.fetch(from: pool, author: a.publicKey)
-        XCTAssertEqual(events.map(\.content), ["k2", "k1", "old"])
-        XCTAssertTrue(fetch.isCompleteSomewhere)
     }
 
     func testRelayThatCannotSubscribeIsReportedNotThrown() async {

@@ -1,12 +1,15 @@
+import InviteKitMLS
+import InviteKitRelay
 import InviteKitCrypto
 import InviteKitNostr
 
-/// Fetching a user's MLS KeyPackage events (Marmot MIP-00; REFERENCE §2): kind 30443 (addressable)
+/// Fetching a user's MLS KeyPackage events (Marmot MIP-00; PROTOCOL.md §5): kind 30443 (addressable)
 /// and the legacy kind 443. This returns candidate events only; validating them and choosing one
 /// is the caller's job (the selection rule lives with the MLS layer).
 public enum KeyPackageFetch {
-    public static let kind = 30443
-    public static let legacyKind = 443
+    /// The kinds are owned by ``KeyPackageEvent``.
+    public static let kind = KeyPackageEvent.kind
+    public static let legacyKind = KeyPackageEvent.legacyKind
 
     /// `{"authors":[author],"kinds":[30443,443]}`.
     public static func filter(author: Secp256k1.XOnlyPublicKey) -> NostrFilter {
