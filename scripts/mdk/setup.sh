@@ -28,7 +28,7 @@ in_chroot() { chroot "$chroot_dir" env -i HOME=/root LANG=C.UTF-8 PATH=/usr/sbin
 
 [ "$(id -u)" = 0 ] || fail "must run as root (debootstrap and chroot need it)"
 [ -f "$req" ] || fail "missing $req"
-want="$(sha256sum "$req" "$0" | sha256sum | cut -d' ' -f1)"
+want="$(sha256sum "$req" "${BASH_SOURCE[0]}" | sha256sum | cut -d' ' -f1)"
 
 if [ -f "$marker" ] && [ "$(cat "$marker")" = "$want" ] \
    && in_chroot "$venv/bin/python" -c 'import mdk, nostr_sdk' 2>/dev/null; then

@@ -158,7 +158,7 @@ class Worker:
         if created_at is not None:
             builder = builder.custom_created_at(ns.Timestamp.from_secs(created_at))
         event = builder.finalize(p.keys)
-        return {"event": json.loads(event.as_json()), "hash_ref": bytes(res.hash_ref).hex(), "d": res.d_tag}
+        return {"event": json.loads(event.as_json()), "hash_ref": key_package_ref(res.hash_ref), "d": res.d_tag}
 
     def cmd_parse_key_package(self, req):
         p = self.peer(req)
@@ -287,6 +287,15 @@ class Worker:
         p = self.peer(req)
         msgs = p.mdk.get_messages(self.arg(req, "group", str), None, None, None)
         return {"messages": [message_dict(m) for m in msgs]}
+
+
+def key_package_ref(hash_ref):
+    """MDK hands the KeyPackageRef over TLS-encoded (opaque<V>: a one-byte length, then the
+    bytes); callers compare it with the `i` tag, which carries the bare bytes."""
+    raw = bytes(hash_ref)
+    if len(raw) >= 1 and raw[0] == len(raw) - 1 and raw[0] < 64:
+        raw = raw[1:]
+    return raw.hex()
 
 
 def sdk_version():
