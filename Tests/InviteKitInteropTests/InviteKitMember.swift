@@ -6,7 +6,7 @@ import InviteKitMLS
 /// InviteKit's side of the scenarios. KeyPackages work with today's API; group operations need
 /// the RFC 9420 engine being built on the `mls-engine` and `marmot` branches, and skip until it
 /// is merged: fill in these methods (and set ``engineAvailable``) when it is.
-final class InviteKitMember: MarmotMember {
+final class InviteKitMember: InteropMember {
     /// Whether the group operations below are wired to a Marmot-compatible engine.
     static let engineAvailable = false
     static let engineMissing = "needs InviteKit's RFC 9420 engine (branches mls-engine and marmot, not merged yet); "
@@ -39,14 +39,14 @@ final class InviteKitMember: MarmotMember {
 
     private func missing() -> Error { XCTSkip(Self.engineMissing) }
 
-    func createGroup(name: String, relays: [String], admins: [String], inviting keyPackages: [NostrEvent]) throws -> (group: String, change: MarmotChange) { throw missing() }
-    func addMembers(_ keyPackages: [NostrEvent], group: String) throws -> MarmotChange { throw missing() }
-    func removeMembers(_ pubkeys: [String], group: String) throws -> MarmotChange { throw missing() }
-    func selfUpdate(group: String) throws -> MarmotChange { throw missing() }
+    func createGroup(name: String, relays: [String], admins: [String], inviting keyPackages: [NostrEvent]) throws -> (group: String, change: InteropChange) { throw missing() }
+    func addMembers(_ keyPackages: [NostrEvent], group: String) throws -> InteropChange { throw missing() }
+    func removeMembers(_ pubkeys: [String], group: String) throws -> InteropChange { throw missing() }
+    func selfUpdate(group: String) throws -> InteropChange { throw missing() }
     func mergePendingCommit(group: String) throws { throw missing() }
     func join(welcome wrap: NostrEvent) throws -> String { throw missing() }
     func send(_ content: String, group: String) throws -> NostrEvent { throw missing() }
-    func process(_ event: NostrEvent) throws -> MarmotOutcome { throw missing() }
+    func process(_ event: NostrEvent) throws -> InteropOutcome { throw missing() }
     func members(group: String) throws -> Set<String> { throw missing() }
     func epoch(group: String) throws -> UInt64 { throw missing() }
 }

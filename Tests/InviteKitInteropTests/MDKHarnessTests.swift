@@ -15,35 +15,35 @@ final class MDKHarnessTests: XCTestCase {
     }
 
     func testCreateJoinAndMessagesBothWays() throws {
-        try MarmotScenarios.createAndJoin(creator: try worker.newPeer("alice"), joiner: try worker.newPeer("bob"))
+        try InteropScenarios.createAndJoin(creator: try worker.newPeer("alice"), joiner: try worker.newPeer("bob"))
     }
 
     func testAddRemoveSelfUpdateFromEitherSideAndRemovedMembersReadNothing() throws {
-        try MarmotScenarios.commitsFromEitherSide(a: try worker.newPeer("a"), b: try worker.newPeer("b"),
+        try InteropScenarios.commitsFromEitherSide(a: try worker.newPeer("a"), b: try worker.newPeer("b"),
                                                   c: try worker.newPeer("c"), d: try worker.newPeer("d"))
     }
 
     func testFiftyKeyPackagesConsumedInTheSameSecond() throws {
         let makers = try (0..<50).map { try worker.newPeer("m\($0)") }
-        try MarmotScenarios.keyPackagesConsumedAtOnce(consumer: try worker.newPeer("admin"), makers: makers, count: 50)
+        try InteropScenarios.keyPackagesConsumedAtOnce(consumer: try worker.newPeer("admin"), makers: makers, count: 50)
     }
 
     func testLeaveIsAProposalTheAdminCommits() throws {
         let alice = try worker.newPeer("alice"), bob = try worker.newPeer("bob")
-        let group = try MarmotScenarios.createAndJoin(creator: alice, joiner: bob)
+        let group = try InteropScenarios.createAndJoin(creator: alice, joiner: bob)
         let proposal = try bob.leave(group: group)
         XCTAssertEqual(proposal.kind, 445)
         let commit = try XCTUnwrap(try alice.processProposal(proposal), "the admin commits the leave at once")
         try alice.mergePendingCommit(group: group)
         XCTAssertEqual(try alice.members(group: group), [alice.pubkey])
         _ = try bob.process(commit)
-        try MarmotScenarios.expectUnreadable(group, by: bob, senders: [alice])
+        try InteropScenarios.expectUnreadable(group, by: bob, senders: [alice])
     }
 
     func testMDKRefusalsSurfaceAsTypedFailures() throws {
         let alice = try worker.newPeer("alice"), bob = try worker.newPeer("bob"), carol = try worker.newPeer("carol")
-        let group = try MarmotScenarios.createAndJoin(creator: alice, joiner: bob)
-        let kp = try carol.keyPackageEvent(relays: MarmotScenarios.relays)
+        let group = try InteropScenarios.createAndJoin(creator: alice, joiner: bob)
+        let kp = try carol.keyPackageEvent(relays: InteropScenarios.relays)
         XCTAssertThrowsError(try bob.addMembers([kp], group: group), "MDK lets only admins add") { error in
             XCTAssertEqual((error as? MDKWorkerFailure)?.kind, .refused)
         }
@@ -51,6 +51,6 @@ final class MDKHarnessTests: XCTestCase {
             XCTAssertEqual((error as? MDKWorkerFailure)?.errorType, "bad_request")
         }
         // The worker keeps serving after refusals.
-        try MarmotScenarios.exchange(group, [alice, bob], tag: "after refusals")
+        try InteropScenarios.exchange(group, [alice, bob], tag: "after refusals")
     }
 }

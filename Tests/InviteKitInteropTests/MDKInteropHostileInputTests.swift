@@ -7,7 +7,7 @@ import InviteKitMLS
 /// side's checks hold against the other's genuine events, not only against its own.
 final class MDKInteropHostileInputTests: XCTestCase {
     var worker: MDKWorker!
-    let relays = MarmotScenarios.relays
+    let relays = InteropScenarios.relays
 
     override func setUpWithError() throws { worker = try MDKWorker.startOrSkip() }
     override func tearDown() { worker = nil }
@@ -62,7 +62,7 @@ final class MDKInteropHostileInputTests: XCTestCase {
 
     func testMDKRefusesGroupEventsWithAlteredContent() throws {
         let alice = try worker.newPeer("alice"), bob = try worker.newPeer("bob")
-        let group = try MarmotScenarios.createAndJoin(creator: alice, joiner: bob)
+        let group = try InteropScenarios.createAndJoin(creator: alice, joiner: bob)
         let event = try alice.send("hello", group: group)
         var bytes = try XCTUnwrap(Base64.decode(event.content))
         bytes[bytes.count / 2] ^= 0x01

@@ -7,7 +7,7 @@ import InviteKitMLS
 /// the same second they are made.
 final class MDKKeyPackageInteropTests: XCTestCase {
     var worker: MDKWorker!
-    let relays = MarmotScenarios.relays
+    let relays = InteropScenarios.relays
 
     override func setUpWithError() throws { worker = try MDKWorker.startOrSkip() }
     override func tearDown() { worker = nil }
@@ -75,7 +75,7 @@ final class MDKKeyPackageInteropTests: XCTestCase {
         let mdk = try worker.newPeer("mdk")
         let members = (0..<50).map { InviteKitMember(label: "ik\($0)") }
         let events = try members.map { try $0.keyPackageEvent(relays: relays) }
-        let result: (group: String, change: MarmotChange)
+        let result: (group: String, change: InteropChange)
         let consumedAt = UnixTime.now()
         do {
             result = try mdk.createGroup(name: "bulk", relays: relays, admins: [mdk.pubkey], inviting: events)

@@ -2,7 +2,7 @@ import Foundation
 import InviteKitNostr
 
 /// One MDK identity inside an ``MDKWorker``: its own Nostr keys and MDK database.
-final class MDKPeer: MarmotMember {
+final class MDKPeer: InteropMember {
     let worker: MDKWorker
     let name: String
     let pubkey: String
@@ -41,26 +41,26 @@ final class MDKPeer: MarmotMember {
 
     // MARK: Group operations
 
-    func createGroup(name: String, relays: [String], admins: [String], inviting keyPackages: [NostrEvent]) throws -> (group: String, change: MarmotChange) {
+    func createGroup(name: String, relays: [String], admins: [String], inviting keyPackages: [NostrEvent]) throws -> (group: String, change: InteropChange) {
         remember(keyPackages)
         let r = try call("create_group", ["name": name, "relays": relays, "admins": admins,
                                           "key_packages": keyPackages.map(\.jsonObject)])
         guard let group = (r["group"] as? [String: Any])?["mls_group_id"] as? String else {
             throw MDKWorkerFailure(kind: .protocolError, command: "create_group", message: "no mls_group_id")
         }
-        return (group, MarmotChange(commit: nil, welcomes: try wrapWelcomes(r["welcome_rumors"])))
+        return (group, InteropChange(commit: nil, welcomes: try wrapWelcomes(r["welcome_rumors"])))
     }
 
-    func addMembers(_ keyPackages: [NostrEvent], group: String) throws -> MarmotChange {
+    func addMembers(_ keyPackages: [NostrEvent], group: String) throws -> InteropChange {
         remember(keyPackages)
         return try change(call("add_members", ["group": group, "key_packages": keyPackages.map(\.jsonObject)]))
     }
 
-    func removeMembers(_ pubkeys: [String], group: String) throws -> MarmotChange {
+    func removeMembers(_ pubkeys: [String], group: String) throws -> InteropChange {
         try change(call("remove_members", ["group": group, "members": pubkeys]))
     }
 
-    func selfUpdate(group: String) throws -> MarmotChange { try change(call("self_update", ["group": group])) }
+    func selfUpdate(group: String) throws -> InteropChange { try change(call("self_update", ["group": group])) }
 
     /// MDK's leave: a remove proposal for self, which an admin then commits.
     func leave(group: String) throws -> NostrEvent {
@@ -82,7 +82,7 @@ final class MDKPeer: MarmotMember {
         try NostrEvent(jsonObject: call("create_message", ["group": group, "content": content, "kind": 9])["event"])
     }
 
-    func process(_ event: NostrEvent) throws -> MarmotOutcome {
+    func process(_ event: NostrEvent) throws -> InteropOutcome {
         let r: [String: Any]
         do { r = try call("process_message", ["event": event.jsonObject]) } catch let f as MDKWorkerFailure where f.kind == .refused {
             return .rejected(f.message)
@@ -124,17 +124,17 @@ final class MDKPeer: MarmotMember {
         for kp in keyPackages { keyPackageAuthors[kp.id] = kp.pubkey }
     }
 
-    private func change(_ r: [String: Any]) throws -> MarmotChange {
-        MarmotChange(commit: try NostrEvent(jsonObject: r["commit"]), welcomes: try wrapWelcomes(r["welcome_rumors"]))
+    private func change(_ r: [String: Any]) throws -> InteropChange {
+        InteropChange(commit: try NostrEvent(jsonObject: r["commit"]), welcomes: try wrapWelcomes(r["welcome_rumors"]))
     }
 
-    private func wrapWelcomes(_ rumors: Any?) throws -> [MarmotChange.Welcome] {
+    private func wrapWelcomes(_ rumors: Any?) throws -> [InteropChange.Welcome] {
         try (rumors as? [Any] ?? []).map { obj in
             let rumor = try NostrEvent(jsonObject: obj, requireSignature: false)
             guard let e = rumor.firstTagValue("e"), let recipient = keyPackageAuthors[e] else {
                 throw MDKWorkerFailure(kind: .protocolError, command: "welcome", message: "Welcome rumor names no KeyPackage event this peer consumed")
             }
-            return MarmotChange.Welcome(recipient: recipient, wrap: try giftWrap(rumor, to: recipient))
+            return InteropChange.Welcome(recipient: recipient, wrap: try giftWrap(rumor, to: recipient))
         }
     }
 

@@ -9,7 +9,7 @@ import InviteKitMLS
 /// InviteKitMDKScenarioTests).
 final class MDKWelcomeInteropTests: XCTestCase {
     var worker: MDKWorker!
-    let relays = MarmotScenarios.relays
+    let relays = InteropScenarios.relays
 
     override func setUpWithError() throws { worker = try MDKWorker.startOrSkip() }
     override func tearDown() { worker = nil }

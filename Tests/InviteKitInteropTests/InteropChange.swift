@@ -2,7 +2,7 @@ import InviteKitNostr
 
 /// What a group operation produced: the kind-445 commit (nil for group creation) and one
 /// gift-wrapped Welcome per new member, already addressed.
-struct MarmotChange {
+struct InteropChange {
     struct Welcome {
         /// The new member's Nostr public key (hex).
         let recipient: String

@@ -1,15 +1,15 @@
 import XCTest
 import InviteKitNostr
 
-/// The interop scenarios of issue 11, written once over ``MarmotMember`` so the same steps run
+/// The interop scenarios of issue 11, written once over ``InteropMember`` so the same steps run
 /// MDK↔MDK (proving the harness) and InviteKit↔MDK in both directions.
-enum MarmotScenarios {
+enum InteropScenarios {
     static let relays = ["wss://relay.invitekit.test"]
 
     /// `creator` makes a group and invites `joiner` from its KeyPackage; both read each other.
     /// Returns the group id.
     @discardableResult
-    static func createAndJoin(creator: MarmotMember, joiner: MarmotMember, admins: [String]? = nil,
+    static func createAndJoin(creator: InteropMember, joiner: InteropMember, admins: [String]? = nil,
                               file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let kp = try joiner.keyPackageEvent(relays: relays)
         let (group, change) = try creator.createGroup(name: "interop", relays: relays, admins: admins ?? [creator.pubkey], inviting: [kp])
@@ -25,7 +25,7 @@ enum MarmotScenarios {
     }
 
     /// Every member sends one message and every other member reads it with the right sender.
-    static func exchange(_ group: String, _ members: [MarmotMember], tag: String,
+    static func exchange(_ group: String, _ members: [InteropMember], tag: String,
                          file: StaticString = #filePath, line: UInt = #line) throws {
         for sender in members {
             let text = "\(tag): hello from \(sender.label)"
@@ -40,7 +40,7 @@ enum MarmotScenarios {
     }
 
     /// `committer` publishes a commit; every other listed member applies it, then the committer merges.
-    static func publish(_ change: MarmotChange, by committer: MarmotMember, group: String, to others: [MarmotMember],
+    static func publish(_ change: InteropChange, by committer: InteropMember, group: String, to others: [InteropMember],
                         file: StaticString = #filePath, line: UInt = #line) throws {
         let commit = try XCTUnwrap(change.commit, "no commit", file: file, line: line)
         for m in others {
@@ -52,7 +52,7 @@ enum MarmotScenarios {
     /// Add, self-update and remove, each committed from both sides, with messages after every epoch,
     /// and a removed member that reads nothing afterwards. `a` and `b` are both admins; `c` and `d`
     /// are joiners backed by either implementation.
-    static func commitsFromEitherSide(a: MarmotMember, b: MarmotMember, c: MarmotMember, d: MarmotMember,
+    static func commitsFromEitherSide(a: InteropMember, b: InteropMember, c: InteropMember, d: InteropMember,
                                       file: StaticString = #filePath, line: UInt = #line) throws {
         let group = try createAndJoin(creator: a, joiner: b, admins: [a.pubkey, b.pubkey], file: file, line: line)
 
@@ -69,8 +69,8 @@ enum MarmotScenarios {
         try exchange(group, [a, b, c, d], tag: "after a added d", file: file, line: line)
 
         // Self-updates from each side.
-        for updater: MarmotMember in [b, a, c] {
-            let all: [MarmotMember] = [a, b, c, d]
+        for updater: InteropMember in [b, a, c] {
+            let all: [InteropMember] = [a, b, c, d]
             let others = all.filter { $0 !== updater }
             try publish(try updater.selfUpdate(group: group), by: updater, group: group, to: others, file: file, line: line)
             try exchange(group, [a, b, c, d], tag: "after \(updater.label) self-update", file: file, line: line)
@@ -99,7 +99,7 @@ enum MarmotScenarios {
     }
 
     /// Messages sent after `reader`'s removal never come out as messages for it.
-    static func expectUnreadable(_ group: String, by reader: MarmotMember, senders: [MarmotMember],
+    static func expectUnreadable(_ group: String, by reader: InteropMember, senders: [InteropMember],
                                  file: StaticString = #filePath, line: UInt = #line) throws {
         for s in senders {
             let secret = "not for \(reader.label)"
@@ -111,7 +111,7 @@ enum MarmotScenarios {
 
     /// `makers` each publish KeyPackages (`count` in all); `consumer` adds them all in one commit in
     /// the same second they were made, and every new member joins and reads the group.
-    static func keyPackagesConsumedAtOnce(consumer: MarmotMember, makers: [MarmotMember], count: Int,
+    static func keyPackagesConsumedAtOnce(consumer: InteropMember, makers: [InteropMember], count: Int,
                                           file: StaticString = #filePath, line: UInt = #line) throws {
         var kps: [NostrEvent] = []
         for i in 0..<count { kps.append(try makers[i % makers.count].keyPackageEvent(relays: relays)) }

@@ -1,5 +1,5 @@
 /// What a member made of one kind-445 group event, in terms both implementations share.
-enum MarmotOutcome: Equatable, CustomStringConvertible {
+enum InteropOutcome: Equatable, CustomStringConvertible {
     /// An application message: the inner event's author and content.
     case message(sender: String, content: String)
     /// A commit, applied.

@@ -4,22 +4,22 @@ import InviteKitNostr
 /// worker, or InviteKit's engine). Group ids are the MLS group id in hex, which both sides share.
 /// Operations that change the group leave a pending commit: the caller publishes it and then calls
 /// ``mergePendingCommit(group:)`` (Marmot: merge only after relays accepted the commit).
-protocol MarmotMember: AnyObject {
+protocol InteropMember: AnyObject {
     var label: String { get }
     /// Nostr public key, hex.
     var pubkey: String { get }
 
     func keyPackageEvent(relays: [String]) throws -> NostrEvent
-    func createGroup(name: String, relays: [String], admins: [String], inviting keyPackages: [NostrEvent]) throws -> (group: String, change: MarmotChange)
-    func addMembers(_ keyPackages: [NostrEvent], group: String) throws -> MarmotChange
-    func removeMembers(_ pubkeys: [String], group: String) throws -> MarmotChange
-    func selfUpdate(group: String) throws -> MarmotChange
+    func createGroup(name: String, relays: [String], admins: [String], inviting keyPackages: [NostrEvent]) throws -> (group: String, change: InteropChange)
+    func addMembers(_ keyPackages: [NostrEvent], group: String) throws -> InteropChange
+    func removeMembers(_ pubkeys: [String], group: String) throws -> InteropChange
+    func selfUpdate(group: String) throws -> InteropChange
     func mergePendingCommit(group: String) throws
     /// Opens a gift-wrapped Welcome and joins; returns the group id.
     func join(welcome wrap: NostrEvent) throws -> String
     /// A kind-9 application message inside a kind-445 event.
     func send(_ content: String, group: String) throws -> NostrEvent
-    func process(_ event: NostrEvent) throws -> MarmotOutcome
+    func process(_ event: NostrEvent) throws -> InteropOutcome
     func members(group: String) throws -> Set<String>
     func epoch(group: String) throws -> UInt64
 }
