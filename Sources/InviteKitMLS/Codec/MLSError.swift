@@ -26,8 +26,14 @@ public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidSignature = "invalid_signature"
         /// A KeyPackage event failed validation.
         case invalidEvent = "invalid_event"
-        /// A KeyPackage is outside its lifetime.
+        /// A KeyPackage is past its `not_after` (plus the allowed skew).
         case expired
+        /// A KeyPackage is before its `not_before` (minus the allowed skew).
+        case notYetValid = "not_yet_valid"
+        /// A KeyPackage event's `relays` tag is missing, empty or holds a non-relay URL.
+        case invalidRelays = "invalid_relays"
+        /// A Marmot Group Data extension (0xf2ee) is malformed (MIP-01).
+        case invalidGroupData = "invalid_group_data"
         /// The credential does not match the event author.
         case credentialMismatch = "credential_mismatch"
         /// A store operation failed.
