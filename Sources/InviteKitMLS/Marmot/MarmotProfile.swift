@@ -44,3 +44,16 @@ public enum MarmotProfile {
         value & 0x0f0f == 0x0a0a && (value >> 8) == (value & 0xff)
     }
 }
+
+extension MarmotProfile {
+    /// The `required_capabilities` GroupContext extension a new Marmot group carries (RFC 9420
+    /// §11.1): extensions `[0xf2ee]`, `proposals` (MDK: `[0x000a]` when every invitee supports
+    /// SelfRemove), no credential types.
+    public static func requiredCapabilities(proposals: [UInt16] = supportedProposals) -> MLSExtension {
+        var w = TLSWriter(capacity: 16)
+        w.writeVector { v in for t in requiredGroupContextExtensions { v.writeUInt16(t) } }
+        w.writeVector { v in for t in proposals { v.writeUInt16(t) } }
+        w.writeVector { _ in }
+        return MLSExtension(type: requiredCapabilitiesExtensionType, data: w.bytes)
+    }
+}
