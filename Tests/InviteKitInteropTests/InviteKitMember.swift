@@ -9,8 +9,8 @@ import InviteKitMLS
 final class InviteKitMember: InteropMember {
     /// Whether the group operations below are wired to a Marmot-compatible engine.
     static let engineAvailable = false
-    static let engineMissing = "needs InviteKit's RFC 9420 engine (branches mls-engine and marmot, not merged yet); "
-        + "the legacy GroupSession speaks a private format MDK cannot read"
+    static let engineMissing = "needs InviteKit's RFC 9420 engine behind MarmotGroup: MLSGroupState (mls-engine branch) "
+        + "does not conform to MarmotEngine yet, and the legacy GroupSession speaks a private format MDK cannot read"
 
     /// Skips the calling scenario before it touches MDK when the engine is not there yet.
     static func requireEngine(file: StaticString = #filePath, line: UInt = #line) throws {
@@ -22,8 +22,6 @@ final class InviteKitMember: InteropMember {
     var pubkey: String { key.publicKey.hex }
     /// KeyPackages this member published, by reference, for the joins that consume them.
     private(set) var bundles: [String: KeyPackageBundle] = [:]
-    /// Back-dates KeyPackages by this many seconds (0 = made "now", as the CLI does).
-    var keyPackageAge: Int64 = 0
 
     init(label: String, key: Secp256k1.PrivateKey = Secp256k1.PrivateKey()) {
         self.label = label
@@ -32,7 +30,7 @@ final class InviteKitMember: InteropMember {
 
     func keyPackageEvent(relays: [String]) throws -> NostrEvent {
         let (event, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false,
-                                                         now: UnixTime.now() - keyPackageAge)
+                                                         now: UnixTime.now())
         bundles[Hex.encode(bundle.reference)] = bundle
         return event
     }

@@ -38,7 +38,6 @@ final class MDKInteropHostileInputTests: XCTestCase {
     func testMDKRefusesInviteKitKeyPackageRepublishedByAnotherKey() throws {
         let mdk = try worker.newPeer("mdk")
         let member = InviteKitMember(label: "ik")
-        member.keyPackageAge = 5
         let event = try member.keyPackageEvent(relays: relays)
         let stolen = try EventTemplate(kind: event.kind, content: event.content, tags: event.tags, createdAt: event.createdAt)
             .signed(by: Secp256k1.PrivateKey())
@@ -50,7 +49,6 @@ final class MDKInteropHostileInputTests: XCTestCase {
     func testInviteKitRefusesMDKWelcomeForSomeoneElse() throws {
         let mdk = try worker.newPeer("mdk")
         let member = InviteKitMember(label: "ik")
-        member.keyPackageAge = 5
         let (_, change) = try mdk.createGroup(name: "w", relays: relays, admins: [mdk.pubkey],
                                               inviting: [try member.keyPackageEvent(relays: relays)])
         let wrap = try XCTUnwrap(change.welcome(for: member.pubkey))

@@ -12,18 +12,6 @@ final class MDKKeyPackageInteropTests: XCTestCase {
     override func setUpWithError() throws { worker = try MDKWorker.startOrSkip() }
     override func tearDown() { worker = nil }
 
-    /// The known InviteKit defect: its KeyPackages start at not_before = created_at, and OpenMLS
-    /// (inside MDK) only accepts not_before < now, so MDK refuses them within the same second.
-    /// The `marmot` branch fixes it. While the defect is present a refusal skips with this reason;
-    /// once not_before precedes created_at a refusal fails the test.
-    func skipIfKnownNotBeforeDefect(_ event: NostrEvent, _ error: Error, file: StaticString = #filePath, line: UInt = #line) throws {
-        let kp = try KeyPackageValidator.validate(event).keyPackage
-        if let lifetime = kp.leafNode.lifetime, Int64(lifetime.notBefore) >= event.createdAt {
-            throw XCTSkip("known defect (fixed on the marmot branch, not merged): InviteKit sets not_before = created_at, "
-                          + "so MDK refuses its KeyPackage in the same second; MDK said: \(error)", file: file, line: line)
-        }
-    }
-
     func testInviteKitValidatesFiftyMDKKeyPackagesInTheSameSecond() throws {
         let peers = try (0..<5).map { try worker.newPeer("p\($0)") }
         var checked = 0
@@ -54,51 +42,25 @@ final class MDKKeyPackageInteropTests: XCTestCase {
         XCTAssertNotNil(selection.chosen)
     }
 
-    func testMDKAcceptsInviteKitKeyPackageOnceNotBeforeHasPassed() throws {
-        let mdk = try worker.newPeer("mdk")
-        let member = InviteKitMember(label: "ik")
-        member.keyPackageAge = 5
-        let event = try member.keyPackageEvent(relays: relays)
-        XCTAssertNoThrow(try mdk.parseKeyPackage(event))
-    }
-
+    /// OpenMLS (inside MDK) takes a KeyPackage only while not_before < now in whole seconds, so
+    /// one made this second must start earlier than its created_at (issue 11's not_before defect).
     func testMDKAcceptsInviteKitKeyPackageInTheSameSecond() throws {
         let mdk = try worker.newPeer("mdk")
         let event = try InviteKitMember(label: "ik").keyPackageEvent(relays: relays)
-        do { try mdk.parseKeyPackage(event) } catch {
-            try skipIfKnownNotBeforeDefect(event, error)
-            throw error
-        }
+        let lifetime = try XCTUnwrap(try KeyPackageValidator.validate(event).keyPackage.leafNode.lifetime)
+        XCTAssertLessThan(Int64(lifetime.notBefore), event.createdAt)
+        XCTAssertNoThrow(try mdk.parseKeyPackage(event))
     }
 
     func testMDKConsumesFiftyInviteKitKeyPackagesInTheSameSecond() throws {
         let mdk = try worker.newPeer("mdk")
         let members = (0..<50).map { InviteKitMember(label: "ik\($0)") }
         let events = try members.map { try $0.keyPackageEvent(relays: relays) }
-        let result: (group: String, change: InteropChange)
         let consumedAt = UnixTime.now()
-        do {
-            result = try mdk.createGroup(name: "bulk", relays: relays, admins: [mdk.pubkey], inviting: events)
-        } catch {
-            try skipIfKnownNotBeforeDefect(events[events.count - 1], error)
-            throw error
-        }
+        let result = try mdk.createGroup(name: "bulk", relays: relays, admins: [mdk.pubkey], inviting: events)
         XCTAssertLessThanOrEqual(consumedAt - events.map(\.createdAt).max()!, 1)
         XCTAssertEqual(result.change.welcomes.count, 50)
         try mdk.mergePendingCommit(group: result.group)
         XCTAssertEqual(try mdk.members(group: result.group), Set(members.map(\.pubkey) + [mdk.pubkey]))
-    }
-
-    /// The same consumption with KeyPackages a few seconds old: shows everything but the
-    /// not_before defect already satisfies MDK.
-    func testMDKConsumesFiftyBackdatedInviteKitKeyPackages() throws {
-        let mdk = try worker.newPeer("mdk")
-        let members = (0..<50).map { InviteKitMember(label: "ik\($0)") }
-        for m in members { m.keyPackageAge = 5 }
-        let events = try members.map { try $0.keyPackageEvent(relays: relays) }
-        let (group, change) = try mdk.createGroup(name: "bulk", relays: relays, admins: [mdk.pubkey], inviting: events)
-        XCTAssertEqual(change.welcomes.count, 50)
-        try mdk.mergePendingCommit(group: group)
-        XCTAssertEqual(try mdk.members(group: group).count, 51)
     }
 }

@@ -17,7 +17,6 @@ final class MDKWelcomeInteropTests: XCTestCase {
     func testInviteKitUnwrapsMDKWelcomeAndParsesTheRumor() throws {
         let mdk = try worker.newPeer("mdk")
         let member = InviteKitMember(label: "ik")
-        member.keyPackageAge = 5  // steps around the known not_before defect; see MDKKeyPackageInteropTests
         let kpEvent = try member.keyPackageEvent(relays: relays)
         let (group, change) = try mdk.createGroup(name: "welcome", relays: relays, admins: [mdk.pubkey], inviting: [kpEvent])
         let wrap = try XCTUnwrap(change.welcome(for: member.pubkey))
@@ -32,7 +31,14 @@ final class MDKWelcomeInteropTests: XCTestCase {
         XCTAssertEqual(rumor.firstTagValue("encoding"), "base64")
         XCTAssertEqual(rumor.tags.first { $0.first == "relays" }.map { Array($0.dropFirst()) }, relays)
 
+        // InviteKit's own Marmot reader agrees.
+        let parsed = try MarmotWelcomeRumor.parse(rumor)
+        XCTAssertEqual(parsed.keyPackageEventID, kpEvent.id)
+        XCTAssertEqual(parsed.relays, relays)
+        XCTAssertEqual(parsed.client, "MDK/0.8.0")
+
         let bytes = try XCTUnwrap(Base64.decode(rumor.content), "content is not base64")
+        XCTAssertEqual(parsed.welcomeMessage, bytes)
         var r = TLSReader(bytes)
         XCTAssertEqual(try r.readUInt16(), 1, "MLSMessage version mls10")
         XCTAssertEqual(try r.readUInt16(), MLSMessage.WireFormat.welcome.rawValue)
@@ -49,5 +55,21 @@ final class MDKWelcomeInteropTests: XCTestCase {
         XCTAssertGreaterThan(try r.readOpaque().count, 0, "encrypted_group_info")
         XCTAssertNoThrow(try r.finish())
         XCTAssertFalse(group.isEmpty)
+    }
+
+    /// MDK's kind-445 events pass InviteKit's envelope checks (kind, signature, one `h` tag naming
+    /// the group's nostr_group_id, base64 encoding, created_at window); opening them needs the engine.
+    func testInviteKitReadsTheEnvelopeOfMDKGroupEvents() throws {
+        let alice = try worker.newPeer("alice"), bob = try worker.newPeer("bob")
+        let group = try InteropScenarios.createAndJoin(creator: alice, joiner: bob)
+        let nostrGroupID = try XCTUnwrap((try alice.groupInfo(group)["group"] as? [String: Any])?["nostr_group_id"] as? String)
+        let message = try alice.send("hello", group: group)
+        let commit = try XCTUnwrap(try bob.selfUpdate(group: group).commit)
+        for event in [message, commit] {
+            let (id, sealed) = try MarmotGroupEvent.envelope(event)
+            XCTAssertEqual(Hex.encode(id), nostrGroupID)
+            XCTAssertFalse(sealed.isEmpty)
+        }
+        XCTAssertNotEqual(message.pubkey, commit.pubkey, "each kind 445 is signed by its own fresh key")
     }
 }
