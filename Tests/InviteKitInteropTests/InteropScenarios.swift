@@ -12,9 +12,9 @@ enum InteropScenarios {
     static func createAndJoin(creator: InteropMember, joiner: InteropMember, admins: [String]? = nil,
                               file: StaticString = #filePath, line: UInt = #line) throws -> String {
         let kp = try joiner.keyPackageEvent(relays: relays)
-        let (group, change) = try creator.createGroup(name: "interop", relays: relays, admins: admins ?? [creator.pubkey], inviting: [kp])
-        try creator.mergePendingCommit(group: group)
-        let wrap = try XCTUnwrap(change.welcome(for: joiner.pubkey), "no Welcome for \(joiner.label)", file: file, line: line)
+        let (group, _) = try creator.createGroup(name: "interop", relays: relays, admins: admins ?? [creator.pubkey], inviting: [kp])
+        let welcomes = try creator.mergePendingCommit(group: group)
+        let wrap = try XCTUnwrap(welcomes.wrap(for: joiner.pubkey), "no Welcome for \(joiner.label)", file: file, line: line)
         XCTAssertEqual(wrap.kind, 1059, file: file, line: line)
         XCTAssertEqual(try joiner.join(welcome: wrap), group, "joined another group", file: file, line: line)
         XCTAssertEqual(try joiner.epoch(group: group), try creator.epoch(group: group), "epochs differ after join", file: file, line: line)
@@ -39,14 +39,16 @@ enum InteropScenarios {
         }
     }
 
-    /// `committer` publishes a commit; every other listed member applies it, then the committer merges.
+    /// `committer` publishes a commit; every other listed member applies it, then the committer
+    /// merges. Returns the Welcomes the merge released.
+    @discardableResult
     static func publish(_ change: InteropChange, by committer: InteropMember, group: String, to others: [InteropMember],
-                        file: StaticString = #filePath, line: UInt = #line) throws {
+                        file: StaticString = #filePath, line: UInt = #line) throws -> [InteropChange.Welcome] {
         let commit = try XCTUnwrap(change.commit, "no commit", file: file, line: line)
         for m in others {
             XCTAssertEqual(try m.process(commit), .commit, "\(m.label) applying \(committer.label)'s commit", file: file, line: line)
         }
-        try committer.mergePendingCommit(group: group)
+        return try committer.mergePendingCommit(group: group)
     }
 
     /// Add, self-update and remove, each committed from both sides, with messages after every epoch,
@@ -58,14 +60,14 @@ enum InteropScenarios {
 
         // b adds c; a processes; c joins.
         let addC = try b.addMembers([try c.keyPackageEvent(relays: relays)], group: group)
-        try publish(addC, by: b, group: group, to: [a], file: file, line: line)
-        XCTAssertEqual(try c.join(welcome: try XCTUnwrap(addC.welcome(for: c.pubkey))), group, file: file, line: line)
+        let welcomesC = try publish(addC, by: b, group: group, to: [a], file: file, line: line)
+        XCTAssertEqual(try c.join(welcome: try XCTUnwrap(welcomesC.wrap(for: c.pubkey))), group, file: file, line: line)
         try exchange(group, [a, b, c], tag: "after b added c", file: file, line: line)
 
         // a adds d; b and c process; d joins.
         let addD = try a.addMembers([try d.keyPackageEvent(relays: relays)], group: group)
-        try publish(addD, by: a, group: group, to: [b, c], file: file, line: line)
-        XCTAssertEqual(try d.join(welcome: try XCTUnwrap(addD.welcome(for: d.pubkey))), group, file: file, line: line)
+        let welcomesD = try publish(addD, by: a, group: group, to: [b, c], file: file, line: line)
+        XCTAssertEqual(try d.join(welcome: try XCTUnwrap(welcomesD.wrap(for: d.pubkey))), group, file: file, line: line)
         try exchange(group, [a, b, c, d], tag: "after a added d", file: file, line: line)
 
         // Self-updates from each side.
@@ -118,14 +120,14 @@ enum InteropScenarios {
         let newest = kps.map(\.createdAt).max() ?? 0
         // The consumer validates the KeyPackages as the call starts: that is the moment to compare.
         let consumedAt = Int64(Date().timeIntervalSince1970)
-        let (group, change) = try consumer.createGroup(name: "bulk", relays: relays, admins: [consumer.pubkey], inviting: kps)
+        let (group, _) = try consumer.createGroup(name: "bulk", relays: relays, admins: [consumer.pubkey], inviting: kps)
         XCTAssertLessThanOrEqual(consumedAt - newest, 1, "the newest KeyPackage was not consumed within a second", file: file, line: line)
-        try consumer.mergePendingCommit(group: group)
-        XCTAssertEqual(change.welcomes.count, count, "one Welcome per KeyPackage", file: file, line: line)
+        let welcomes = try consumer.mergePendingCommit(group: group)
+        XCTAssertEqual(welcomes.count, count, "one Welcome per KeyPackage", file: file, line: line)
         XCTAssertEqual(try consumer.members(group: group), Set(makers.map(\.pubkey) + [consumer.pubkey]), file: file, line: line)
         // One Welcome per maker is enough to show the commit is usable; each maker joins once.
         for m in makers {
-            let wrap = try XCTUnwrap(change.welcome(for: m.pubkey), "no Welcome for \(m.label)", file: file, line: line)
+            let wrap = try XCTUnwrap(welcomes.wrap(for: m.pubkey), "no Welcome for \(m.label)", file: file, line: line)
             XCTAssertEqual(try m.join(welcome: wrap), group, file: file, line: line)
         }
         let text = "bulk hello"

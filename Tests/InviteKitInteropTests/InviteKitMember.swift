@@ -5,7 +5,7 @@ import InviteKitMLS
 
 /// InviteKit's side of the scenarios. KeyPackages work with today's API; group operations need
 /// the RFC 9420 engine being built on the `mls-engine` and `marmot` branches, and skip until it
-/// is merged: fill in these methods (and set ``engineAvailable``) when it is.
+/// is merged: then replace this class by `MarmotGroupMember<MLSGroupState>` (MarmotGroupMember.swift).
 final class InviteKitMember: InteropMember {
     /// Whether the group operations below are wired to a Marmot-compatible engine.
     static let engineAvailable = false
@@ -41,7 +41,7 @@ final class InviteKitMember: InteropMember {
     func addMembers(_ keyPackages: [NostrEvent], group: String) throws -> InteropChange { throw missing() }
     func removeMembers(_ pubkeys: [String], group: String) throws -> InteropChange { throw missing() }
     func selfUpdate(group: String) throws -> InteropChange { throw missing() }
-    func mergePendingCommit(group: String) throws { throw missing() }
+    func mergePendingCommit(group: String) throws -> [InteropChange.Welcome] { throw missing() }
     func join(welcome wrap: NostrEvent) throws -> String { throw missing() }
     func send(_ content: String, group: String) throws -> NostrEvent { throw missing() }
     func process(_ event: NostrEvent) throws -> InteropOutcome { throw missing() }

@@ -10,6 +10,10 @@ final class MDKPeer: InteropMember {
     /// KeyPackage event id -> its author, so each Welcome rumor (which names the KeyPackage event
     /// in its `e` tag, not the member) can be gift-wrapped to the right key.
     private var keyPackageAuthors: [String: String] = [:]
+    /// nostr_group_id -> MDK's mls_group_id (MDK's API takes the latter).
+    private var mlsGroupIDs: [String: String] = [:]
+    /// Welcome wraps of the pending commit, per group, released by ``mergePendingCommit(group:)``.
+    private var pendingWelcomes: [String: [InteropChange.Welcome]] = [:]
 
     init(worker: MDKWorker, name: String, pubkey: String) {
         self.worker = worker
@@ -45,29 +49,37 @@ final class MDKPeer: InteropMember {
         remember(keyPackages)
         let r = try call("create_group", ["name": name, "relays": relays, "admins": admins,
                                           "key_packages": keyPackages.map(\.jsonObject)])
-        guard let group = (r["group"] as? [String: Any])?["mls_group_id"] as? String else {
-            throw MDKWorkerFailure(kind: .protocolError, command: "create_group", message: "no mls_group_id")
+        let g = r["group"] as? [String: Any]
+        guard let mls = g?["mls_group_id"] as? String, let group = g?["nostr_group_id"] as? String else {
+            throw MDKWorkerFailure(kind: .protocolError, command: "create_group", message: "no group ids")
         }
-        return (group, InteropChange(commit: nil, welcomes: try wrapWelcomes(r["welcome_rumors"])))
+        mlsGroupIDs[group] = mls
+        let welcomes = try wrapWelcomes(r["welcome_rumors"])
+        pendingWelcomes[group] = welcomes
+        return (group, InteropChange(commit: nil, welcomes: welcomes))
     }
 
     func addMembers(_ keyPackages: [NostrEvent], group: String) throws -> InteropChange {
         remember(keyPackages)
-        return try change(call("add_members", ["group": group, "key_packages": keyPackages.map(\.jsonObject)]))
+        return try change(call("add_members", ["group": try mls(group), "key_packages": keyPackages.map(\.jsonObject)]), group: group)
     }
 
     func removeMembers(_ pubkeys: [String], group: String) throws -> InteropChange {
-        try change(call("remove_members", ["group": group, "members": pubkeys]))
+        try change(call("remove_members", ["group": try mls(group), "members": pubkeys]), group: group)
     }
 
-    func selfUpdate(group: String) throws -> InteropChange { try change(call("self_update", ["group": group])) }
+    func selfUpdate(group: String) throws -> InteropChange { try change(call("self_update", ["group": try mls(group)]), group: group) }
 
     /// MDK's leave: a remove proposal for self, which an admin then commits.
     func leave(group: String) throws -> NostrEvent {
-        try NostrEvent(jsonObject: call("leave_group", ["group": group])["commit"])
+        try NostrEvent(jsonObject: call("leave_group", ["group": try mls(group)])["commit"])
     }
 
-    func mergePendingCommit(group: String) throws { _ = try call("merge_pending_commit", ["group": group]) }
+    @discardableResult
+    func mergePendingCommit(group: String) throws -> [InteropChange.Welcome] {
+        _ = try call("merge_pending_commit", ["group": try mls(group)])
+        return pendingWelcomes.removeValue(forKey: group) ?? []
+    }
 
     func join(welcome wrap: NostrEvent) throws -> String {
         try joinedGroup(call("process_welcome", ["wrap": wrap.jsonObject]))
@@ -79,7 +91,7 @@ final class MDKPeer: InteropMember {
     }
 
     func send(_ content: String, group: String) throws -> NostrEvent {
-        try NostrEvent(jsonObject: call("create_message", ["group": group, "content": content, "kind": 9])["event"])
+        try NostrEvent(jsonObject: call("create_message", ["group": try mls(group), "content": content, "kind": 9])["event"])
     }
 
     func process(_ event: NostrEvent) throws -> InteropOutcome {
@@ -104,7 +116,7 @@ final class MDKPeer: InteropMember {
         return r["commit"].flatMap { $0 is NSNull ? nil : try? NostrEvent(jsonObject: $0) }
     }
 
-    func groupInfo(_ group: String) throws -> [String: Any] { try call("group", ["group": group]) }
+    func groupInfo(_ group: String) throws -> [String: Any] { try call("group", ["group": try mls(group)]) }
 
     func members(group: String) throws -> Set<String> { Set(try groupInfo(group)["members"] as? [String] ?? []) }
 
@@ -124,8 +136,17 @@ final class MDKPeer: InteropMember {
         for kp in keyPackages { keyPackageAuthors[kp.id] = kp.pubkey }
     }
 
-    private func change(_ r: [String: Any]) throws -> InteropChange {
-        InteropChange(commit: try NostrEvent(jsonObject: r["commit"]), welcomes: try wrapWelcomes(r["welcome_rumors"]))
+    private func mls(_ group: String) throws -> String {
+        guard let id = mlsGroupIDs[group] else {
+            throw MDKWorkerFailure(kind: .protocolError, command: "group", message: "\(label) knows no group \(group)")
+        }
+        return id
+    }
+
+    private func change(_ r: [String: Any], group: String) throws -> InteropChange {
+        let welcomes = try wrapWelcomes(r["welcome_rumors"])
+        pendingWelcomes[group] = welcomes
+        return InteropChange(commit: try NostrEvent(jsonObject: r["commit"]), welcomes: welcomes)
     }
 
     private func wrapWelcomes(_ rumors: Any?) throws -> [InteropChange.Welcome] {
@@ -139,9 +160,11 @@ final class MDKPeer: InteropMember {
     }
 
     private func joinedGroup(_ r: [String: Any]) throws -> String {
-        guard let id = (r["welcome"] as? [String: Any])?["mls_group_id"] as? String else {
-            throw MDKWorkerFailure(kind: .protocolError, command: "process_welcome", message: "no mls_group_id")
+        let w = r["welcome"] as? [String: Any]
+        guard let mls = w?["mls_group_id"] as? String, let group = w?["nostr_group_id"] as? String else {
+            throw MDKWorkerFailure(kind: .protocolError, command: "process_welcome", message: "no group ids")
         }
-        return id
+        mlsGroupIDs[group] = mls
+        return group
     }
 }
