@@ -71,7 +71,8 @@ public enum MLSVectorSuites {
             do {
                 let msg = try MLSMessage(tlsSerialized: bytes)
                 guard msg.tlsSerialized == bytes else { failed += 1; continue }
-                if msg.keyPackage.cipherSuite.isSupported { try msg.keyPackage.verify() }
+                let kp = try msg.keyPackage
+                if kp.cipherSuite.isSupported { try kp.verify() }
                 passed += 1
             } catch {
                 failed += 1
