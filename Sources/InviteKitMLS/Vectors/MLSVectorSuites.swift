@@ -50,7 +50,9 @@ public enum MLSVectorSuites {
     /// The same suites as ``run(directory:)`` in the shape `invitekit vectors verify` collects
     /// (`VectorSuiteResult`, as `NostrVectorSuites.run(directory:)` returns).
     public static func run(directory: String) -> [VectorSuiteResult] {
-        run(directory: URL(fileURLWithPath: directory)).map { VectorSuiteResult(suite: $0.suite, passed: $0.passed, failed: $0.failed) }
+        let url = URL(fileURLWithPath: directory)
+        return run(directory: url).map { VectorSuiteResult(suite: $0.suite, passed: $0.passed, failed: $0.failed) }
+            + MLSWGEngineSuites.run(directory: url).map(\.vectorSuiteResult)
     }
 
     static func loadJSON(_ url: URL) -> Any? {
