@@ -34,6 +34,15 @@ public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
         case storage
         /// Not found in a store.
         case notFound = "not_found"
+        /// A ratchet tree is malformed or breaks an invariant of RFC 9420 §7 (node types, unmerged
+        /// leaves, duplicate keys).
+        case invalidTree = "invalid_tree"
+        /// A tree hash differs from the expected one (RFC 9420 §7.8).
+        case treeHashMismatch = "tree_hash_mismatch"
+        /// A parent hash does not verify (RFC 9420 §7.9.2).
+        case parentHashMismatch = "parent_hash_mismatch"
+        /// An UpdatePath does not fit the tree or its keys do not match (RFC 9420 §7.6).
+        case invalidUpdatePath = "invalid_update_path"
     }
 
     public let code: Code

@@ -13,6 +13,7 @@ import InviteKitNostr
 /// - `mls-crypto-basics` — `external/mls-crypto-basics.json`, suites 1 and 3 only: RefHash,
 ///   ExpandWithLabel, DeriveSecret, DeriveTreeSecret, SignWithLabel, EncryptWithLabel.
 /// - `mls-group` — every `mls/*.json` file written by ``GroupVectors`` (see PROTOCOL.md §5.8).
+/// - the mlswg ratchet-tree suites of ``MLSWGTreeSuites`` (`external/mls/tree-*.json`, `treekem.json`).
 public enum MLSVectorSuites {
     /// One suite's outcome.
     public typealias Result = (suite: String, passed: Int, failed: Int)
@@ -52,7 +53,8 @@ public enum MLSVectorSuites {
     public static func run(directory: String) -> [VectorSuiteResult] {
         let url = URL(fileURLWithPath: directory)
         return run(directory: url).map { VectorSuiteResult(suite: $0.suite, passed: $0.passed, failed: $0.failed) }
-            + MLSWGEngineSuites.run(directory: url).map(\.vectorSuiteResult)
+            + MLSWGTreeSuites.run(directory: url)
+            + MLSWGEngineSuites.run(directory: url)
     }
 
     static func loadJSON(_ url: URL) -> Any? {

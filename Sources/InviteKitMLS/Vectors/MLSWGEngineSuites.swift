@@ -1,4 +1,5 @@
 import Foundation
+import InviteKitNostr
 import InviteKitCrypto
 
 /// The mlswg interop suites the group engine answers for, read from `external/mls/` under a
@@ -10,9 +11,9 @@ import InviteKitCrypto
 ///   every commit, matching each epoch authenticator; cases that need a feature outside the
 ///   Marmot profile are skipped with that reason.
 public enum MLSWGEngineSuites {
-    public static func run(directory: URL) -> [MLSWGSuiteResult] {
+    public static func run(directory: URL) -> [VectorSuiteResult] {
         let dir = directory.appendingPathComponent("external/mls")
-        var out: [MLSWGSuiteResult] = []
+        var out: [VectorSuiteResult] = []
         if let j = load(dir, "messages.json") { out.append(messages(j)) }
         if let j = load(dir, "welcome.json") { out.append(welcome(j)) }
         for name in ["passive-client-welcome", "passive-client-handling-commit", "passive-client-random"] {
@@ -39,8 +40,8 @@ public enum MLSWGEngineSuites {
 
     // MARK: messages
 
-    static func messages(_ entries: [[String: Any]]) -> MLSWGSuiteResult {
-        var r = MLSWGSuiteResult(suite: "mlswg-messages")
+    static func messages(_ entries: [[String: Any]]) -> VectorSuiteResult {
+        var r = VectorSuiteResult(suite: "mlswg-messages")
         let proposals: [(String, Proposal.ProposalType)] = [
             ("add_proposal", .add), ("update_proposal", .update), ("remove_proposal", .remove),
             ("pre_shared_key_proposal", .psk), ("re_init_proposal", .reinit), ("external_init_proposal", .externalInit),
