@@ -43,6 +43,18 @@ public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
         case parentHashMismatch = "parent_hash_mismatch"
         /// An UpdatePath does not fit the tree or its keys do not match (RFC 9420 §7.6).
         case invalidUpdatePath = "invalid_update_path"
+        /// A feature outside the Marmot profile of RFC 9420 (PSKs, ReInit, external joins).
+        case unsupportedFeature = "unsupported_feature"
+        /// A proposal or the proposal list of a commit breaks RFC 9420 §12.2.
+        case invalidProposal = "invalid_proposal"
+        /// A commit is malformed or cannot be applied (RFC 9420 §12.4.2).
+        case invalidCommit = "invalid_commit"
+        /// This member is no longer in the group (RFC 9420 §12.1.3).
+        case notMember = "not_member"
+        /// A commit's confirmation tag did not verify (RFC 9420 §6.1).
+        case invalidConfirmationTag = "invalid_confirmation_tag"
+        /// The sender is not allowed for this message form, or its leaf is outside the tree (RFC 9420 §6).
+        case invalidSender = "invalid_sender"
     }
 
     public let code: Code

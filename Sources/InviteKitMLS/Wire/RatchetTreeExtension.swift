@@ -19,3 +19,10 @@ public struct RatchetTreeExtension: Hashable, Sendable, TLSCodable {
     /// As a GroupInfo extension.
     public var asExtension: MLSExtension { MLSExtension(type: Self.extensionType, data: tlsSerialized) }
 }
+
+extension RatchetTreeExtension {
+    /// The `ratchet_tree` extension carrying `tree` (without trailing blanks).
+    static func fromTree(_ tree: RatchetTree) -> MLSExtension {
+        MLSExtension(type: extensionType, data: tree.tlsSerialized)
+    }
+}
