@@ -107,3 +107,22 @@ extension RatchetTree {
         }
     }
 }
+
+extension RatchetTree {
+    /// Blanks the direct path of `sender`, sets the nodes of its filtered direct path `path` to
+    /// `publicKeys` with empty unmerged leaves and chained parent hashes (RFC 9420 §7.5, §7.9),
+    /// and returns the parent hash the sender's new leaf must carry.
+    mutating func applyPath(sender: UInt32, path: [(node: UInt32, copathChild: UInt32)], publicKeys: [[UInt8]]) -> [UInt8] {
+        precondition(path.count == publicKeys.count)
+        blankDirectPath(leaf: sender)
+        // Copath subtrees are disjoint from the direct path, so their hashes are final already.
+        let cache = treeHashes()
+        var above: [UInt8] = []
+        for k in stride(from: path.count - 1, through: 0, by: -1) {
+            let node = ParentNode(encryptionKey: publicKeys[k], parentHash: above, unmergedLeaves: [])
+            setNode(path[k].node, .parent(node))
+            above = Self.parentHash(of: node, originalSiblingTreeHash: cache[Int(path[k].copathChild)])
+        }
+        return above
+    }
+}

@@ -141,7 +141,73 @@ public enum MLSWGTreeSuites {
         return r
     }
 
+    /// `GroupContext` (RFC 9420 §8.1) with no extensions, as the treekem vectors define it.
+    static func groupContext(suite: CipherSuite, groupID: [UInt8], epoch: UInt64, treeHash: [UInt8],
+                             confirmedTranscriptHash: [UInt8]) -> [UInt8] {
+        var w = TLSWriter()
+        w.writeUInt16(1)
+        suite.encode(to: &w)
+        w.writeOpaque(groupID)
+        w.writeUInt64(epoch)
+        w.writeOpaque(treeHash)
+        w.writeOpaque(confirmedTranscriptHash)
+        w.writeVector { _ in }
+        return w.bytes
+    }
+
     static func treeKEMProblem(_ c: [String: Any], suite: CipherSuite) throws -> String? {
-        "TreeKEM not implemented yet"
+        let tree = try RatchetTree(tlsSerialized: try hex(c, "ratchet_tree"))
+        let groupID = try hex(c, "group_id")
+        let cth = try hex(c, "confirmed_transcript_hash")
+        guard let epoch = (c["epoch"] as? NSNumber)?.uint64Value,
+              let privs = c["leaves_private"] as? [[String: Any]], let paths = c["update_paths"] as? [[String: Any]] else { return "fields" }
+        var states: [UInt32: TreePrivateState] = [:]
+        var signers: [UInt32: Ed25519.PrivateKey] = [:]
+        for p in privs {
+            guard let index = uint(p["index"]), let secrets = p["path_secrets"] as? [[String: Any]] else { return "leaves_private" }
+            var state = TreePrivateState(leafIndex: index, leafKey: try X25519.PrivateKey(rawRepresentationChecked: try hex(p, "encryption_priv")))
+            for s in secrets {
+                guard let node = uint(s["node"]) else { return "path_secrets node" }
+                state.pathKeys[node] = try TreeKEM.nodeKey(pathSecret: SecureBytes(copying: try hex(s, "path_secret")))
+            }
+            do { try state.verifyConsistency(with: tree) } catch { return "leaf \(index) private state: \(error)" }
+            // The state must survive its persistence form unchanged.
+            let restored = try TreePrivateState(serialized: state.serialized())
+            guard restored.serialized().exportBytes() == state.serialized().exportBytes() else { return "private state round trip" }
+            states[index] = restored
+            signers[index] = try Ed25519.PrivateKey(rawRepresentation: try hex(p, "signature_priv"))
+        }
+        for (n, u) in paths.enumerated() {
+            guard let sender = uint(u["sender"]), let expectedSecrets = u["path_secrets"] as? [Any] else { return "update_paths[\(n)]" }
+            let path = try UpdatePath(tlsSerialized: try hex(u, "update_path"))
+            var merged = tree
+            do { try TreeKEM.merge(path, from: sender, into: &merged, groupID: groupID) } catch { return "path \(n) merge: \(error)" }
+            if merged.treeHash != (try hex(u, "tree_hash_after")) { return "path \(n) tree_hash_after" }
+            let context = groupContext(suite: suite, groupID: groupID, epoch: epoch, treeHash: merged.treeHash, confirmedTranscriptHash: cth)
+            let commitSecret = try hex(u, "commit_secret")
+            for leaf in tree.occupiedLeaves where leaf != sender {
+                guard let state = states[leaf] else { return "no private state for leaf \(leaf)" }
+                let out = try TreeKEM.decrypt(path, from: sender, tree: merged, privateState: state, groupContext: context, suite: suite)
+                guard Int(leaf) < expectedSecrets.count, let want = expectedSecrets[Int(leaf)] as? String,
+                      Hex.decode(want) == out.pathSecret.exportBytes() else { return "path \(n) leaf \(leaf) path secret" }
+                if out.commitSecret.exportBytes() != commitSecret { return "path \(n) leaf \(leaf) commit secret" }
+                try out.privateState.verifyConsistency(with: merged)
+            }
+            // Our own UpdatePath from the same sender must be processed the same way by everyone.
+            guard let signer = signers[sender] else { return "no signature key for leaf \(sender)" }
+            let pending = try TreeKEM.preparePath(tree: tree, leafIndex: sender, suite: suite, groupID: groupID, signingKey: signer)
+            let newContext = groupContext(suite: suite, groupID: groupID, epoch: epoch, treeHash: pending.tree.treeHash, confirmedTranscriptHash: cth)
+            let mine = try UpdatePath(tlsSerialized: try pending.updatePath(groupContext: newContext).tlsSerialized)
+            try pending.privateState.verifyConsistency(with: pending.tree)
+            var theirs = tree
+            try TreeKEM.merge(mine, from: sender, into: &theirs, groupID: groupID)
+            if theirs.treeHash != pending.tree.treeHash { return "path \(n) own path: merged tree differs" }
+            try theirs.verifyParentHashes()
+            for leaf in tree.occupiedLeaves where leaf != sender {
+                let out = try TreeKEM.decrypt(mine, from: sender, tree: theirs, privateState: states[leaf]!, groupContext: newContext, suite: suite)
+                if out.commitSecret.exportBytes() != pending.commitSecret.exportBytes() { return "path \(n) own path: leaf \(leaf) commit secret" }
+            }
+        }
+        return nil
     }
 }
