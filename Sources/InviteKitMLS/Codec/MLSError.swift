@@ -51,10 +51,6 @@ public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidCommit = "invalid_commit"
         /// This member is no longer in the group (RFC 9420 §12.1.3).
         case notMember = "not_member"
-        /// A commit's confirmation tag did not verify (RFC 9420 §6.1).
-        case invalidConfirmationTag = "invalid_confirmation_tag"
-        /// The sender is not allowed for this message form, or its leaf is outside the tree (RFC 9420 §6).
-        case invalidSender = "invalid_sender"
     }
 
     public let code: Code
