@@ -13,6 +13,7 @@ extension PrivateMessage {
         guard case .member(let leaf) = authenticated.content.sender else {
             throw MLSError(.invalidSender, "only members send PrivateMessages")
         }
+        guard (0...65_536).contains(padTo) else { throw MLSError(.invalidValue, "padding block \(padTo)") }
         try authenticated.checkAuthShape()
         let suite = secretTree.suite
         let aead = secretTree.aead
@@ -27,12 +28,18 @@ extension PrivateMessage {
         var plaintext = plain.takeBytes()
         defer { zeroize(&plaintext) }
 
+        let key = try secretTree.nextKey(leaf: leaf, type: RatchetType(content.contentType))
+        return try seal(plaintext: plaintext, content: content, leaf: leaf, key: key, reuseGuard: rng.bytes(4),
+                        senderDataSecret: senderDataSecret, suite: suite, aead: aead)
+    }
+
+    /// Encrypts an already-encoded PrivateMessageContent with `key`, and the sender data naming
+    /// `leaf` and `key.generation` (RFC 9420 §6.3.1, §6.3.2).
+    static func seal(plaintext: [UInt8], content: FramedContent, leaf: UInt32, key: RatchetKey, reuseGuard: [UInt8],
+                     senderDataSecret: SecureBytes, suite: CipherSuite, aead: HPKEAEAD) throws -> PrivateMessage {
         var message = PrivateMessage(groupID: content.groupID, epoch: content.epoch, contentType: content.contentType,
                                      authenticatedData: content.authenticatedData, encryptedSenderData: [], ciphertext: [])
-        let key = try secretTree.nextKey(leaf: leaf, type: RatchetType(content.contentType))
-        let reuseGuard = rng.bytes(4)
         message.ciphertext = try aead.seal(plaintext, key: key.key, nonce: guarded(key.nonce, reuseGuard), aad: message.contentAAD)
-
         let sender = SenderData(leafIndex: leaf, generation: key.generation, reuseGuard: reuseGuard)
         let sd = try SenderData.keyAndNonce(senderDataSecret: senderDataSecret, ciphertext: message.ciphertext, suite: suite)
         message.encryptedSenderData = try aead.seal(sender.bytes, key: sd.key, nonce: sd.nonce.exportBytes(),
