@@ -12,6 +12,8 @@ import InviteKitNostr
 ///   length and re-encode to the same bytes.
 /// - `mls-crypto-basics` — `external/mls-crypto-basics.json`, suites 1 and 3 only: RefHash,
 ///   ExpandWithLabel, DeriveSecret, DeriveTreeSecret, SignWithLabel, EncryptWithLabel.
+/// - `mlswg-key-schedule`, `mlswg-secret-tree`, `mlswg-message-protection`,
+///   `mlswg-transcript-hashes` — ``MLSWGScheduleSuites``, from `external/mls/`.
 /// - `mls-group` — every `mls/*.json` file written by ``GroupVectors`` (see PROTOCOL.md §5.8).
 /// - the mlswg ratchet-tree suites of ``MLSWGTreeSuites`` (`external/mls/tree-*.json`, `treekem.json`).
 public enum MLSVectorSuites {
@@ -45,6 +47,7 @@ public enum MLSVectorSuites {
             }
             if passed + failed > 0 { out.append(("mls-group", passed, failed)) }
         }
+        for r in MLSWGScheduleSuites.run(directory: directory) { out.append((r.summaryName, r.passed, r.failed)) }
         return out
     }
 
