@@ -28,8 +28,8 @@ public enum KeyPackageValidator {
         let kp: KeyPackage
         if let bare = try? KeyPackage(tlsSerialized: bytes) {
             kp = bare
-        } else if let msg = try? MLSMessage(tlsSerialized: bytes) {
-            kp = msg.keyPackage
+        } else if let msg = try? MLSMessage(tlsSerialized: bytes), let wrapped = try? msg.keyPackage {
+            kp = wrapped
         } else {
             throw MLSError(.invalidEvent, "content is not a TLS-serialized KeyPackage")
         }
