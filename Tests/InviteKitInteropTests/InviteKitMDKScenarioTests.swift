@@ -2,15 +2,11 @@ import XCTest
 import InviteKitNostr
 
 /// Issue 11's interop scenarios with InviteKit on one side and MDK on the other, each direction.
-/// They run the same ``InteropScenarios`` that MDKHarnessTests runs MDK↔MDK, and skip until
-/// ``InviteKitMember`` is wired to the RFC 9420 engine.
+/// They run the same ``InteropScenarios`` that MDKHarnessTests runs MDK↔MDK.
 final class InviteKitMDKScenarioTests: XCTestCase {
     var worker: MDKWorker!
 
-    override func setUpWithError() throws {
-        worker = try MDKWorker.startOrSkip()
-        try InviteKitMember.requireEngine()
-    }
+    override func setUpWithError() throws { worker = try MDKWorker.startOrSkip() }
     override func tearDown() { worker = nil }
 
     /// MDK creates the group and adds an InviteKit KeyPackage; InviteKit joins; both read each other.

@@ -3,9 +3,7 @@ import InviteKitNostr
 import InviteKitMLS
 
 /// InviteKit's side of the scenarios over ``MarmotGroup`` (the marmot branch's Nostr binding),
-/// generic over the RFC 9420 engine. Once the engine (`MLSGroupState`) conforms to
-/// `MarmotEngine`, ``InviteKitMember`` becomes `MarmotGroupMember<MLSGroupState>` and the
-/// InviteKit↔MDK scenarios run.
+/// generic over the RFC 9420 engine (``InviteKitMember`` fixes it to `MLSGroupState`).
 final class MarmotGroupMember<Engine: MarmotEngine>: InteropMember {
     let label: String
     let key: Secp256k1.PrivateKey
