@@ -4,9 +4,8 @@ import InviteKitNostr
 import InviteKitMLS
 
 /// MDK's Welcome reaching an InviteKit member: gift wrap (NIP-59) opened by InviteKit, the
-/// kind-444 rumor read (Marmot MIP-02), and the RFC 9420 Welcome inside checked as far as
-/// today's code can: it names InviteKit's KeyPackage. Joining needs the new engine (see
-/// InviteKitMDKScenarioTests).
+/// kind-444 rumor read (Marmot MIP-02), and the RFC 9420 Welcome inside checked byte by byte:
+/// it names InviteKit's KeyPackage. Joining from it is covered by InviteKitMDKScenarioTests.
 final class MDKWelcomeInteropTests: XCTestCase {
     var worker: MDKWorker!
     let relays = InteropScenarios.relays
