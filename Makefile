@@ -4,7 +4,7 @@ DEB_PACKAGES := libsecp256k1-dev libsodium-dev libssl-dev zlib1g-dev libqrencode
 BIN_DEBUG := .build/debug/invitekit
 BIN_RELEASE := .build/release/invitekit
 
-.PHONY: all deps venv build build-debug test demo vectors bench fuzz asan clean
+.PHONY: all deps venv mdk build build-debug test interop demo vectors bench fuzz asan clean
 SECONDS ?= 30
 
 all: build
@@ -21,6 +21,10 @@ deps:
 venv: deps
 	@scripts/peer/setup.sh
 
+# MDK (the Rust Marmot implementation) in a Debian trixie chroot, for the interop tests.
+mdk:
+	@scripts/mdk/setup.sh
+
 build: deps
 	swift build -c release --product invitekit
 
@@ -28,11 +32,15 @@ build-debug: deps
 	swift build --build-tests
 
 # The Python fixtures check themselves first; swift test runs last so its summary closes the log.
-test: deps venv build-debug
+test: deps venv mdk build-debug
 	.venv/bin/python scripts/peer/selftest.py
 	.venv/bin/python scripts/relay/selftest.py
 	$(BIN_DEBUG) vectors verify --dir vectors
-	CI=$${CI:-1} swift test --skip-build --disable-swift-testing
+	CI=$${CI:-1} INVITEKIT_REQUIRE_MDK=1 swift test --skip-build --disable-swift-testing
+
+# Only the MDK interop tests (Tests/InviteKitInteropTests); a missing chroot is built first.
+interop: deps mdk build-debug
+	INVITEKIT_REQUIRE_MDK=1 swift test --skip-build --disable-swift-testing --filter InviteKitInteropTests
 
 vectors: build-debug
 	$(BIN_DEBUG) vectors verify --dir vectors

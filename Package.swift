@@ -52,6 +52,8 @@ let package = Package(
         .testTarget(name: "InviteKitMLSTests", dependencies: ["InviteKitMLS", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitRelayTests", dependencies: ["InviteKitRelay", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitTests", dependencies: ["InviteKit", "InviteKitTestSupport"]),
+        // Interop with MDK (Rust reference implementation) running in a chroot: `make interop`.
+        .testTarget(name: "InviteKitInteropTests", dependencies: ["InviteKit", "InviteKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )
