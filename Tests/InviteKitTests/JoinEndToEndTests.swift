@@ -68,7 +68,9 @@ final class JoinEndToEndTests: XCTestCase {
         XCTAssertEqual(sentToDee.count, 0)
         // And a joiner whose clock is right refuses locally, sending nothing.
         var honest = JoinClient(key: w.dee.key, keyPackages: w.dee.keyPackages, rng: w.rng)
-        XCTAssertNil(honest.start(invite: url, now: w.now))
+        XCTAssertThrowsError(try honest.start(invite: url, now: w.now)) {
+            XCTAssertEqual($0 as? InviteKitError, InviteKitError(.inviteExpired, underlyingCode: "invite_expired"))
+        }
         XCTAssertEqual(honest.state, .joinFailed(tag: "", error: InviteKitError(.inviteExpired, underlyingCode: "invite_expired")))
     }
 
@@ -82,7 +84,7 @@ final class JoinEndToEndTests: XCTestCase {
                          try SignedInvite(payloadBytes: genuine.payloadBytes, signature: flipped).url()]
         for url in forgeries {
             var client = JoinClient(key: w.dee.key, keyPackages: w.dee.keyPackages, rng: w.rng)
-            XCTAssertNil(client.start(invite: url, now: w.now), "an honest client refuses a forgery locally")
+            XCTAssertThrowsError(try client.start(invite: url, now: w.now), "an honest client refuses a forgery locally")
             // An attacker sends the request anyway.
             let kp = try await w.dee.publishKeyPackage()
             let request = WhistleJoinRequest(groupId: "", pubkey: w.dee.pubkey, keyPackage: kp, invite: url)
@@ -106,7 +108,7 @@ final class JoinEndToEndTests: XCTestCase {
         try await w.adaProcesses()
         let eve = GroupParticipant(name: "Eve", key: Secp256k1.PrivateKey(using: w.rng), pool: w.pool, rng: w.rng)
         var second = JoinClient(key: eve.key, keyPackages: eve.keyPackages, rng: w.rng)
-        let out = second.start(invite: url)!
+        let out = try second.start(invite: url)
         try await eve.publishRequired(out.keyPackageEvent)
         try await eve.publishRequired(out.joinRequest)
         try await eve.publishRequired(out.joinRequest)  // a replayed request gets no second reply
@@ -129,6 +131,7 @@ final class JoinEndToEndTests: XCTestCase {
         XCTAssertEqual(e.errorType, .conversationExpired)
         client.catchUp(await w.dee.catchUpWraps())
         XCTAssertEqual(client.state, .joinFailed(tag: e.inviteTag, error: InviteKitError(.conversationExpired, underlyingCode: "conversation_expired")))
+        XCTAssertEqual(client.joinError, e)
         XCTAssertEqual(client.state.description, "join failed (invite \(e.inviteTag)): This invite is no longer valid")
     }
 

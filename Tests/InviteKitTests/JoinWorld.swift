@@ -27,20 +27,19 @@ final class JoinWorld {
         processor = JoinRequestProcessor(inviter: ada.key, consumedTags: consumed, rng: rng)
         ada.session = GroupSession(state: try GroupState.create(identity: ada.key.publicKey.rawRepresentation, rng: rng))
         hosted = HostedGroup(session: ada.session!, currentTag: InviteTag.generate(using: rng), relays: pool.urls)
+        processor.host(hosted)
         for m in members { try await add(m) }
         for m in members { try await m.syncGroup() }
         hosted.session = ada.session!
-        processor.host(hosted)
     }
 
     /// Ada adds `p` directly from its KeyPackage (how the 3 members got in).
-    func add(_ p: GroupParticipant) async throws {
+    func add(_ p: GroupParticipant, asAdmin: Bool = false) async throws {
         let kp = try await p.publishKeyPackage()
-        let pending = try ada.session!.commit([.add(try KeyPackageValidator.validate(kp).keyPackage)], rng: rng)
-        let acks = try await ada.publishRequired(pending.event)
-        for w in try ada.session!.confirmPublished(pending, acknowledgedBy: acks) {
-            try await ada.publishRequired(try WelcomeEvent.giftWrap(w, keyPackageEventID: kp.id, relays: pool.urls, from: ada.key, to: p.key.publicKey, rng: rng))
-        }
+        let pending = try processor.add(kp, to: hosted.conversationID, asAdmin: asAdmin)
+        let acks = try await ada.publishRequired(pending.commitEvent)
+        for w in try processor.confirmCommitPublished(pending, acknowledgedBy: acks) { try await ada.publishRequired(w) }
+        ada.session = processor.group(hosted.conversationID)?.session
         for gift in await p.catchUpWraps().succeeded {
             if case .welcome(let rumor) = try SealedMessage(gift), p.session == nil {
                 p.session = try GroupSession.join(welcome: try WelcomeEvent.parse(rumor).welcome, store: p.keyPackages)
@@ -57,7 +56,7 @@ final class JoinWorld {
 
     /// Dee sends a join request for `url`; returns her client (nil outgoing means it refused locally).
     func deeRequests(_ url: String, client: inout JoinClient, at time: Int64? = nil) async throws -> JoinClient.Outgoing? {
-        guard let out = client.start(invite: url, now: time ?? now) else { return nil }
+        guard let out = try? client.start(invite: url, now: time ?? now) else { return nil }
         try await dee.publishRequired(out.keyPackageEvent)
         try await dee.publishRequired(out.joinRequest)
         return out

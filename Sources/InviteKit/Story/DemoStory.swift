@@ -27,20 +27,16 @@ public enum DemoStory {
         var hosted = HostedGroup(session: ada.session!, currentTag: InviteTag.generate(using: rng), relays: pool.urls, name: "Book club")
         processor.host(hosted)
         let benKP = try await ben.publishKeyPackage()
-        let benValid = try KeyPackageValidator.validate(benKP)
-        let addBen = try ada.session!.commit([.add(benValid.keyPackage)], rng: rng)
-        let benAcks = try await ada.publishRequired(addBen.event)
-        let benWelcomes = try ada.session!.confirmPublished(addBen, acknowledgedBy: benAcks)
-        for w in benWelcomes {
-            try await ada.publishRequired(try WelcomeEvent.giftWrap(w, keyPackageEventID: benKP.id, relays: pool.urls, from: ada.key, to: ben.key.publicKey, rng: rng))
-        }
+        let addBen = try processor.add(benKP, to: hosted.conversationID)
+        let benAcks = try await ada.publishRequired(addBen.commitEvent)
+        for w in try processor.confirmCommitPublished(addBen, acknowledgedBy: benAcks) { try await ada.publishRequired(w) }
+        ada.session = processor.group(hosted.conversationID)?.session
         for gift in await ben.catchUpWraps().succeeded {
             if case .welcome(let rumor) = try SealedMessage(gift) {
                 ben.session = try GroupSession.join(welcome: try WelcomeEvent.parse(rumor).welcome, store: ben.keyPackages)
             }
         }
         hosted.session = ada.session!
-        processor.host(hosted)
         record(1, "Create a group", "Ada", ben.session != nil,
                [("group", hosted.nostrGroupID), ("epoch", "\(ada.session!.state.epoch)"), ("member", ben.pubkey)],
                ["Ada created \"Book club\" (h=\(hosted.nostrGroupID.prefix(16))…) and added Ben: epoch \(ada.session!.state.epoch), 2 members."])
@@ -56,7 +52,7 @@ public enum DemoStory {
 
         // 3. Dee sends a join request (KeyPackage + gift-wrapped kind-1080 request).
         var deeClient = JoinClient(key: dee.key, keyPackages: dee.keyPackages, rng: rng)
-        guard let outgoing = deeClient.start(invite: url, name: "Dee") else {
+        guard let outgoing = try? deeClient.start(invite: url, name: "Dee") else {
             record(3, "Send a join request", "Dee", false, [], ["Dee's client refused the invite: \(deeClient.state)"])
             return false
         }
@@ -114,7 +110,7 @@ public enum DemoStory {
         // 6. Eve tries the same single-use invite: one reply, with a user-facing message.
         var eveClient = JoinClient(key: eve.key, keyPackages: eve.keyPackages, rng: rng)
         var failure = "no reply"
-        if let out = eveClient.start(invite: url, name: "Eve") {
+        if let out = try? eveClient.start(invite: url, name: "Eve") {
             try await eve.publishRequired(out.keyPackageEvent)
             try await eve.publishRequired(out.joinRequest)
             for gift in await ada.catchUpWraps().succeeded {

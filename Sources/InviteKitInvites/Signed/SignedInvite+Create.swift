@@ -1,8 +1,13 @@
 import InviteKitCrypto
 
 extension SignedInvite {
-    /// Builds and signs an invite to `conversationId` (the Nostr group id): seals the
-    /// conversation token, sets creator_inbox_id to the creator's x-only key, signs.
+    /// Builds and signs an invite to `conversationId`: seals the conversation token, sets
+    /// creator_inbox_id to the creator's x-only key, signs.
+    ///
+    /// `conversationId` is whatever the creator looks conversations up by when a join request
+    /// comes back; only the creator can read it. With InviteKit's join flow, prefer
+    /// `JoinRequestProcessor.invite(for:options:using:)`, which fills in the hosted group's id
+    /// and current tag (an invite with any other tag reads as revoked, PROTOCOL.md §8.3).
     public static func create(
         conversationId: String, creator: Secp256k1.PrivateKey, options: InviteOptions = InviteOptions(),
         using rng: RandomSource = SystemRandom()

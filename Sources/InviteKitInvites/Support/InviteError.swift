@@ -103,20 +103,6 @@ extension InviteError.Code {
     /// Only an unavailable consumed-tag store is transient; every other failure is a property
     /// of the invite itself and retrying the same invite cannot help.
     public var isRetryable: Bool { self == .storeUnavailable }
-
-    /// The Convos `InviteJoinError` `errorType` a creator sends back for this failure, or `nil`
-    /// when the creator must stay silent (REFERENCE §4: expired invites, creator mismatches and
-    /// bad signatures get no reply, so forged invites never make the creator send anything).
-    public var joinErrorType: String? {
-        switch self {
-        case .conversationExpired: return "conversation_expired"
-        case .conversationNotFound: return "conversation_not_found"
-        case .inviteAlreadyUsed: return "single_use_consumed"
-        case .inviteRevoked, .storeUnavailable, .tokenDecryptionFailed, .tokenMalformed, .tokenUnsupportedVersion:
-            return "generic_failure"
-        default: return nil
-        }
-    }
 }
 
 extension InviteError: CodedError { public var codeName: String { code.rawValue } }
