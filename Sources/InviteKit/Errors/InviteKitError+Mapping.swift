@@ -18,8 +18,7 @@ extension InviteKitError {
         case let e as MLSError: return InviteKitError(map(mls: e.code), underlyingCode: e.code.rawValue)
         case let e as GroupError: return InviteKitError(map(group: e.code), underlyingCode: e.code.rawValue)
         case let e as RelayError: return InviteKitError(map(relay: e.code), underlyingCode: e.code.rawValue)
-        case let e as ContentTypeError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)
-        case let e as SealedMessageError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)
+        case let e as ContentTypeError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)  // and sealed messages
         default: return InviteKitError(.unknown)
         }
     }

@@ -3,9 +3,12 @@ import InviteKitCrypto
 /// Every failure in the invite layer: a stable `code`, a `detail` for logs (never secret
 /// material), a user-facing `message` that says no more than any reader of the invite may
 /// learn, and whether trying again later can help (`isRetryable`).
-public struct InviteError: Error, Hashable, Sendable, CustomStringConvertible {
+public typealias InviteError = CodedFailure<InviteErrorCodes.Code>
+
+/// The namespace of ``InviteError``'s codes.
+public enum InviteErrorCodes {
     /// Stable snake_case identifiers; safe to log, match on and show in `--json` output.
-    public enum Code: String, Sendable, CaseIterable {
+    public enum Code: String, FailureCode {
         // Transport: the text that carries an invite.
         case inputTooLarge = "input_too_large"
         case invalidEncoding = "invalid_encoding"
@@ -25,6 +28,16 @@ public struct InviteError: Error, Hashable, Sendable, CustomStringConvertible {
         case compressionRatioExceeded = "compression_ratio_exceeded"
         case sizeMismatch = "size_mismatch"
         case malformedProtobuf = "malformed_protobuf"
+        // Protobuf wire format (``ProtobufError``): each way hostile bytes can be wrong.
+        case truncatedVarint = "truncated_varint"
+        case overlongVarint = "overlong_varint"
+        case truncatedFixed = "truncated_fixed"
+        case lengthPastEnd = "length_past_end"
+        case wrongWireType = "wrong_wire_type"
+        case groupWireType = "group_wire_type"
+        case invalidWireType = "invalid_wire_type"
+        case invalidFieldNumber = "invalid_field_number"
+        case invalidUTF8 = "invalid_utf8"
         case invalidPayload = "invalid_payload"
         // Authenticity.
         case invalidSignature = "invalid_signature"
@@ -44,21 +57,9 @@ public struct InviteError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidArgument = "invalid_argument"
         case invalidRelay = "invalid_relay"
     }
+}
 
-    /// What failed.
-    public let code: Code
-    /// More context for logs; never secret material and never shown as the message.
-    public let detail: String
-
-    /// An error with `code` and an optional `detail`.
-    public init(_ code: Code, _ detail: String = "") {
-        self.code = code
-        self.detail = detail
-    }
-
-    /// `code: detail`, for logs.
-    public var description: String { detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)" }
-
+extension CodedFailure where C == InviteErrorCodes.Code {
     /// The sentence to show a person. It depends only on `code`, never on `detail`.
     public var message: String { code.message }
 
@@ -66,7 +67,7 @@ public struct InviteError: Error, Hashable, Sendable, CustomStringConvertible {
     public var isRetryable: Bool { code.isRetryable }
 }
 
-extension InviteError.Code {
+extension InviteErrorCodes.Code {
     /// The user-facing sentence for this code.
     ///
     /// Everything that makes an invite unreadable or untrustworthy shares one sentence: a person
@@ -78,6 +79,8 @@ extension InviteError.Code {
         case .inputTooLarge, .invalidEncoding, .unrecognizedURL, .invalidJSON, .jsonTooDeep, .missingKey,
              .duplicateKey, .nonStringValue, .invalidNpub, .decompressionFailed,
              .decompressedTooLarge, .compressionRatioExceeded, .sizeMismatch, .malformedProtobuf,
+             .truncatedVarint, .overlongVarint, .truncatedFixed, .lengthPastEnd, .wrongWireType, .groupWireType,
+             .invalidWireType, .invalidFieldNumber, .invalidUTF8,
              .invalidPayload, .invalidSignature, .tokenMalformed, .tokenUnsupportedVersion,
              .tokenDecryptionFailed:
             return "This invite is invalid"
@@ -104,5 +107,3 @@ extension InviteError.Code {
     /// of the invite itself and retrying the same invite cannot help.
     public var isRetryable: Bool { self == .storeUnavailable }
 }
-
-extension InviteError: CodedError { public var codeName: String { code.rawValue } }

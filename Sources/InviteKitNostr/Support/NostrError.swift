@@ -1,8 +1,11 @@
 import InviteKitCrypto
 
 /// A failure in the Nostr layer. `code` is stable; `detail` never holds secret material.
-public struct NostrError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, CaseIterable {
+public typealias NostrError = CodedFailure<NostrErrorCodes.Code>
+
+/// The namespace of ``NostrError``'s codes.
+public enum NostrErrorCodes {
+    public enum Code: String, FailureCode {
         // NIP-01 events
         case malformedJSON = "event_malformed_json"
         case tooLarge = "event_too_large"
@@ -29,16 +32,4 @@ public struct NostrError: Error, Hashable, Sendable, CustomStringConvertible {
         case rumorIdMismatch = "nip59_rumor_id_mismatch"
         case notForRecipient = "nip59_not_for_recipient"
     }
-
-    public let code: Code
-    public let detail: String
-
-    public init(_ code: Code, _ detail: String) {
-        self.code = code
-        self.detail = detail
-    }
-
-    public var description: String { "\(code.rawValue): \(detail)" }
 }
-
-extension NostrError: CodedError { public var codeName: String { code.rawValue } }

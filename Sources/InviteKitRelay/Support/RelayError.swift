@@ -1,8 +1,11 @@
 import InviteKitCrypto
 
 /// A failure in the relay layer. `code` is stable; `detail` never holds secret material.
-public struct RelayError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, CaseIterable {
+public typealias RelayError = CodedFailure<RelayErrorCodes.Code>
+
+/// The namespace of ``RelayError``'s codes.
+public enum RelayErrorCodes {
+    public enum Code: String, FailureCode {
         /// A relay message was not a JSON array of the shape NIP-01 gives it.
         case malformedMessage = "relay_malformed_message"
         /// A relay message's first element is not a type this client knows.
@@ -26,16 +29,4 @@ public struct RelayError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Not a single relay of a pool accepted an event that gates another.
         case noRelayAccepted = "relay_no_relay_accepted"
     }
-
-    public let code: Code
-    public let detail: String
-
-    public init(_ code: Code, _ detail: String) {
-        self.code = code
-        self.detail = detail
-    }
-
-    public var description: String { "\(code.rawValue): \(detail)" }
 }
-
-extension RelayError: CodedError { public var codeName: String { code.rawValue } }
