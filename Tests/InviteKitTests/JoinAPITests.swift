@@ -1,6 +1,7 @@
 import XCTest
 import InviteKitTestSupport
 @testable import InviteKit
+import InviteKitDemo
 
 /// The calls an app reaches for first: they must work as their names suggest.
 final class JoinAPITests: XCTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 import InviteKitTestSupport
 @testable import InviteKit
+import InviteKitDemo
 
 /// The join protocol end to end over the in-memory relay: inviter, invitee and 3 members.
 final class JoinEndToEndTests: XCTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 import InviteKitTestSupport
 @testable import InviteKit
+import InviteKitDemo
 
 /// An inviter (Ada) hosting a group with 3 members, an invitee (Dee), and an in-memory relay.
 final class JoinWorld {

@@ -47,12 +47,6 @@ public enum MLSVectorSuites {
         return out
     }
 
-    /// The same suites as ``run(directory:)`` in the shape `invitekit vectors verify` collects
-    /// (`VectorSuiteResult`, as `NostrVectorSuites.run(directory:)` returns).
-    public static func run(directory: String) -> [VectorSuiteResult] {
-        run(directory: URL(fileURLWithPath: directory)).map { VectorSuiteResult(suite: $0.suite, passed: $0.passed, failed: $0.failed) }
-    }
-
     static func loadJSON(_ url: URL) -> Any? {
         guard let data = try? Data(contentsOf: url) else { return nil }
         return try? JSONSerialization.jsonObject(with: data)

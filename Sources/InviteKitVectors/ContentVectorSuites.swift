@@ -1,6 +1,7 @@
 import Foundation
 import InviteKitCrypto
 import InviteKitNostr
+import InviteKit
 
 /// Runs vectors/content/content-types.json and vectors/sealed/sealed-kinds.json.
 public enum ContentVectorSuites {

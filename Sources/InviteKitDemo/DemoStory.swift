@@ -4,6 +4,7 @@ import InviteKitNostr
 import InviteKitInvites
 import InviteKitMLS
 import InviteKitRelay
+import InviteKit
 
 /// The whole InviteKit story in one process, over any relays (in-memory or real):
 /// 1 create a group, 2 make an invite (URL + QR), 3 send a join request, 4 Commit then Welcome,

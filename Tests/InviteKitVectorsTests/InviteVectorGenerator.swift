@@ -3,12 +3,22 @@ import InviteKitTestSupport
 import InviteKitCrypto
 import InviteKitNostr
 @testable import InviteKitInvites
+import InviteKitVectors
+
+/// The fixed keys the invite vectors are built with (never real keys): the secret scalar 3 and
+/// BIP-340's test key.
+private enum VectorKeys {
+    static let creatorSecretHex = "0000000000000000000000000000000000000000000000000000000000000003"
+    static let otherSecretHex = "b7e151628aed2a6abf7158809cf4f3c762e7160f38b4da56a784d9045190cfef"
+    static var creator: Secp256k1.PrivateKey { try! Secp256k1.PrivateKey(rawRepresentation: Hex.decode(creatorSecretHex)!) }
+    static var other: Secp256k1.PrivateKey { try! Secp256k1.PrivateKey(rawRepresentation: Hex.decode(otherSecretHex)!) }
+}
 
 /// Writes `vectors/invites/*.json` when `INVITEKIT_WRITE_VECTORS=1`. Everything is fixed: keys,
 /// token nonces, tags, times; ECDSA nonces are RFC 6979, so signatures are reproducible.
 final class InviteVectorGenerator: XCTestCase {
-    let creator = TestKeys.creator
-    let other = TestKeys.other
+    let creator = VectorKeys.creator
+    let other = VectorKeys.other
     var npub: String { NIP19.npub(creator.publicKey) }
     let group = "7d3c9b1a5e2f4d6c8b0a1f2e3d4c5b6a79887766554433221100ffeeddccbbaa"
 
@@ -105,7 +115,7 @@ final class InviteVectorGenerator: XCTestCase {
         return convs.enumerated().map { i, pair in
             let n = nonce(UInt8(i * 16))
             let t = try! ConversationToken.seal(conversationId: pair.1, creatorKey: creator, creatorId: id, nonce: n)
-            return obj([("name", s(pair.0)), ("creatorSecretKey", s(TestKeys.creatorSecretHex)), ("creatorId", s(id)),
+            return obj([("name", s(pair.0)), ("creatorSecretKey", s(VectorKeys.creatorSecretHex)), ("creatorId", s(id)),
                         ("conversationId", s(pair.1)), ("plaintext", s(Hex.encode(try! ConversationToken.encodePlaintext(pair.1)))),
                         ("nonce", s(Hex.encode(n))), ("token", s(Hex.encode(t)))])
         }
@@ -141,7 +151,7 @@ final class InviteVectorGenerator: XCTestCase {
         func built(_ name: String, _ o: InviteOptions, _ n: [UInt8], compressed: Bool, domain: String? = nil) throws {
             let inv = try build(o, nonce: n)
             var p: [(String, JSONValue)] = [
-                ("name", s(name)), ("creatorSecretKey", s(TestKeys.creatorSecretHex)), ("conversationId", s(group)),
+                ("name", s(name)), ("creatorSecretKey", s(VectorKeys.creatorSecretHex)), ("conversationId", s(group)),
                 ("nonce", s(Hex.encode(n))), ("options", optionsJSON(o)), ("payload", s(Hex.encode(inv.payloadBytes))),
                 ("signature", s(Hex.encode(inv.signature))), ("compressed", .bool(compressed)),
                 ("slug", s(inv.encodedSlug(compress: compressed))),
@@ -150,7 +160,7 @@ final class InviteVectorGenerator: XCTestCase {
             out.append(obj(p))
         }
         func decodeOnly(_ name: String, payload: [UInt8], input: String, asURL: Bool) {
-            out.append(obj([("name", s(name)), ("creatorSecretKey", s(TestKeys.creatorSecretHex)), ("payload", s(Hex.encode(payload))),
+            out.append(obj([("name", s(name)), ("creatorSecretKey", s(VectorKeys.creatorSecretHex)), ("payload", s(Hex.encode(payload))),
                             (asURL ? "url" : "slug", s(input))]))
         }
         try built("minimal, uncompressed (DEFLATE not smaller)", InviteOptions(relays: ["wss://relay.damus.io"], tag: "AbCdEfGhIj"),
@@ -266,16 +276,16 @@ final class InviteVectorGenerator: XCTestCase {
 
         let id = creator.publicKey.hex
         let good = try ConversationToken.seal(conversationId: g, creatorKey: creator, creatorId: id, nonce: nonce(9))
-        let tk: [(String, JSONValue)] = [("creatorSecretKey", s(TestKeys.creatorSecretHex)), ("creatorId", s(id))]
+        let tk: [(String, JSONValue)] = [("creatorSecretKey", s(VectorKeys.creatorSecretHex)), ("creatorId", s(id))]
         add("token version 2", "token", Hex.encode([0x02] + good.dropFirst()), "token_unsupported_version", tk)
         add("token shorter than nonce and tag", "token", Hex.encode(Array(good.prefix(28))), "token_malformed", tk)
         var flipped = good
         flipped[20] ^= 1
         add("token ciphertext bit flipped", "token", Hex.encode(flipped), "token_decryption_failed", tk)
         add("token for another creator id", "token", Hex.encode(good), "token_decryption_failed",
-            [("creatorSecretKey", s(TestKeys.creatorSecretHex)), ("creatorId", s(other.publicKey.hex))])
+            [("creatorSecretKey", s(VectorKeys.creatorSecretHex)), ("creatorId", s(other.publicKey.hex))])
         add("token opened with another key", "token", Hex.encode(good), "token_decryption_failed",
-            [("creatorSecretKey", s(TestKeys.otherSecretHex)), ("creatorId", s(id))])
+            [("creatorSecretKey", s(VectorKeys.otherSecretHex)), ("creatorId", s(id))])
         return out
     }
 }

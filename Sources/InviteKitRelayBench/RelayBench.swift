@@ -1,5 +1,6 @@
 import InviteKitCrypto
 import InviteKitNostr
+import InviteKitRelay
 
 /// Gift-wrap round trip through a relay: publish N wraps for a fresh recipient, catch them up with
 /// the NIP-59 filter (no `since`), unwrap them as a batch. `invitekit bench --relay URL` calls this.

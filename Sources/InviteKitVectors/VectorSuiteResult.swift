@@ -1,10 +1,13 @@
-/// The outcome of one vector suite, as `invitekit vectors verify` prints it.
-public struct VectorSuiteResult: Sendable {
+/// The outcome of one vector suite, as `invitekit vectors verify` prints it and the tests assert
+/// it: the one result type of every suite runner.
+public struct VectorSuiteResult: Sendable, Hashable {
     public let suite: String
     public var passed: Int = 0
     public var failed: Int = 0
     /// One line per failed case: which case, and what differed.
     public var failures: [String] = []
+    /// One line per case not run: which case, and why (a suite never skips silently).
+    public var skipped: [String] = []
 
     public init(suite: String) { self.suite = suite }
 
@@ -22,17 +25,11 @@ public struct VectorSuiteResult: Sendable {
         }
     }
 
+    /// Records a case that is not run, with the reason.
+    public mutating func skip(_ name: String, because reason: String) { skipped.append("\(name): \(reason)") }
+
     /// A suite whose file could not be read or had no cases: one failure, so it cannot pass empty.
     public static func unreadable(_ suite: String, _ reason: String) -> VectorSuiteResult {
         VectorSuiteResult(suite: suite, passed: 0, failed: 1, failures: ["\(suite): \(reason)"])
-    }
-}
-
-/// Reads a vector file under `directory` as a JSON value.
-public enum VectorFile {
-    public static func load(_ directory: String, _ relative: String) throws -> JSONValue {
-        let path = directory + "/" + relative
-        guard let data = FileBytes.read(path) else { throw NostrError(.malformedJSON, "cannot read \(path)") }
-        return try JSONParser.parse(data, maxBytes: 64 * 1024 * 1024, maxDepth: 64)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import InviteKitCrypto
 import InviteKitNostr
+import InviteKitInvites
 
 /// Runs the invite test vectors in `vectors/invites/` (fixed keys and nonces), for
 /// `invitekit vectors verify` and the test suite.
@@ -18,13 +19,7 @@ import InviteKitNostr
 /// - `invites.negative` — `negative.json`: each input fails with the expected error code.
 public enum InviteVectorSuites {
     /// `directory` is either the `vectors` root or `vectors/invites` itself.
-    public static func run(directory: URL) -> [(suite: String, passed: Int, failed: Int)] {
-        results(directory: directory.path).map { ($0.suite, $0.passed, $0.failed) }
-    }
-
-    /// As ``run(directory:)``, with the failure descriptions, in the shape the other layers'
-    /// suites report.
-    public static func results(directory: String) -> [VectorSuiteResult] {
+    public static func run(directory: String) -> [VectorSuiteResult] {
         let dir = FileManager.default.fileExists(atPath: directory + "/invites/whistle-codes.json") ? directory + "/invites" : directory
         return [
             suite("invites.whistle_codes", dir, "whistle-codes.json", whistleCase),

@@ -1,6 +1,6 @@
 import XCTest
 import InviteKitTestSupport
-@testable import InviteKit
+import InviteKitVectors
 
 /// vectors/content and vectors/sealed, through the same runner `invitekit vectors verify` uses.
 final class ContentVectorTests: XCTestCase {

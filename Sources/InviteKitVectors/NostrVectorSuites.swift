@@ -1,4 +1,5 @@
 import InviteKitCrypto
+import InviteKitNostr
 
 /// Runs the Nostr-layer vector files (BIP-340, NIP-19, NIP-44, NIP-59) found under a
 /// `vectors/` directory. The XCTest suites check the same files case by case.
