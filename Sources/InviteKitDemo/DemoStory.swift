@@ -29,8 +29,8 @@ public enum DemoStory {
         processor.host(hosted)
         let benKP = try await ben.publishKeyPackage()
         let addBen = try processor.add(benKP, to: hosted.conversationID)
-        let benAcks = try await ada.publishRequired(addBen.commitEvent)
-        for w in try processor.confirmCommitPublished(addBen, acknowledgedBy: benAcks) { try await ada.publishRequired(w) }
+        let benAcks = try await ada.publishRequired(addBen.event)
+        for w in try processor.confirmPublished(addBen, acknowledgedBy: benAcks) { try await ada.publishRequired(w) }
         ada.session = processor.group(hosted.conversationID)?.session
         for gift in await ben.catchUpWraps().succeeded {
             if case .welcome(let rumor) = try SealedMessage(gift) {
@@ -43,7 +43,7 @@ public enum DemoStory {
                ["Ada created \"Book club\" (h=\(hosted.nostrGroupID.prefix(16))…) and added Ben: epoch \(ada.session!.state.epoch), 2 members."])
 
         // 2. A single-use signed invite, as a URL and a QR code.
-        let invite = try SignedInvite.create(conversationId: hosted.conversationID, creator: ada.key,
+        let invite = try SignedInvite.create(conversationID: hosted.conversationID, creator: ada.key,
                                              options: InviteOptions(relays: pool.urls, name: "Book club", expiresAtUnix: UnixTime.now() + 86_400,
                                                                     singleUse: true, tag: hosted.currentTag), using: rng)
         let url = try invite.url()
@@ -68,9 +68,9 @@ public enum DemoStory {
         var commitID = ""
         for gift in await ada.catchUpWraps().succeeded {
             guard case .accepted(let pending) = processor.process(gift) else { continue }
-            let acks = try await ada.publishRequired(pending.commitEvent)
-            commitID = pending.commitEvent.id
-            for w in try processor.confirmCommitPublished(pending, acknowledgedBy: acks) {
+            let acks = try await ada.publishRequired(pending.event)
+            commitID = pending.event.id
+            for w in try processor.confirmPublished(pending, acknowledgedBy: acks) {
                 try await ada.publishRequired(w)
                 welcomeIDs.append(w.id)
             }

@@ -87,7 +87,7 @@ public enum InviteVectorSuites {
         let conv = try str(c, "conversationId")
         let token = try hex(c, "token")
         if let p = expect("plaintext", Hex.encode(try ConversationToken.encodePlaintext(conv)), try str(c, "plaintext")) { return p }
-        let sealed = try ConversationToken.seal(conversationId: conv, creatorKey: key, creatorId: creatorId, nonce: try hex(c, "nonce"))
+        let sealed = try ConversationToken.seal(conversationID: conv, creatorKey: key, creatorId: creatorId, nonce: try hex(c, "nonce"))
         if let p = expect("token", Hex.encode(sealed), Hex.encode(token)) { return p }
         return expect("opened", try ConversationToken.open(token, creatorKey: key, creatorId: creatorId), conv)
     }
@@ -111,7 +111,7 @@ public enum InviteVectorSuites {
         let key = try Secp256k1.PrivateKey(rawRepresentation: try hex(c, "creatorSecretKey"))
         let payloadHex = try str(c, "payload")
         if let conv = c["conversationId"]?.stringValue {
-            let token = try ConversationToken.seal(conversationId: conv, creatorKey: key,
+            let token = try ConversationToken.seal(conversationID: conv, creatorKey: key,
                                                    creatorId: key.publicKey.hex, nonce: try hex(c, "nonce"))
             let built = try SignedInvite.create(token: token, creator: key, options: options(c["options"]))
             if let p = expect("payload", Hex.encode(built.payloadBytes), payloadHex) { return p }
@@ -132,7 +132,7 @@ public enum InviteVectorSuites {
                 if let p = expect("url", url, try InviteLink.url(slug: vectorSlug, domain: try str(c, "domain"))) { return p }
                 if let p = expect("link slug", try InviteLink.slug(from: url), vectorSlug) { return p }
             }
-            if let p = expect("conversation id", try built.conversationId(creatorKey: key), conv) { return p }
+            if let p = expect("conversation id", try built.conversationID(creatorKey: key), conv) { return p }
         }
         let input = try c["url"]?.stringValue ?? str(c, "slug")
         let parsed = try SignedInvite(link: input)

@@ -6,7 +6,7 @@ final class ValidationTests: XCTestCase {
     let now: Int64 = 1_800_000_000
 
     func invite(_ o: InviteOptions) throws -> SignedInvite {
-        try SignedInvite.create(conversationId: "group-1", creator: TestKeys.creator, options: o, using: SeededRandom(seed: 3))
+        try SignedInvite.create(conversationID: "group-1", creator: TestKeys.creator, options: o, using: SeededRandom(seed: 3))
     }
 
     func testAllChecksPass() throws {
@@ -141,13 +141,13 @@ final class CreatorSideValidationTests: XCTestCase {
     let now: Int64 = 1_800_000_000
 
     func testCreatorOpensTokenAndUsesTheConversationsCurrentTag() throws {
-        let inv = try SignedInvite.create(conversationId: "group-A", creator: TestKeys.creator,
+        let inv = try SignedInvite.create(conversationID: "group-A", creator: TestKeys.creator,
                                           options: InviteOptions(tag: "TagA000000"), using: SeededRandom(seed: 8))
         let tags = ["group-A": "TagA000000", "group-B": "TagB000000"]
         let state = InviteCreatorState(key: TestKeys.creator) { tags[$0] }
         let ok = InviteValidator.validate(inv, context: .init(now: now, creator: state))
         XCTAssertTrue(ok.isValid)
-        XCTAssertEqual(ok.conversationId, "group-A")
+        XCTAssertEqual(ok.conversationID, "group-A")
         XCTAssertEqual(ok.conversation, .passed)
         XCTAssertEqual(ok.revocation, .passed)
 
@@ -160,7 +160,7 @@ final class CreatorSideValidationTests: XCTestCase {
     }
 
     func testAnotherCreatorsInviteIsAMismatchWithoutReply() throws {
-        let inv = try SignedInvite.create(conversationId: "group-A", creator: TestKeys.other, using: SeededRandom(seed: 8))
+        let inv = try SignedInvite.create(conversationID: "group-A", creator: TestKeys.other, using: SeededRandom(seed: 8))
         let state = InviteCreatorState(key: TestKeys.creator) { _ in "x" }
         let r = InviteValidator.validate(inv, context: .init(now: now, creator: state))
         XCTAssertEqual(r.error?.code, .creatorMismatch)

@@ -17,12 +17,12 @@ final class JoinAPITests: XCTestCase {
 
     private func isJoined(_ state: JoinState) -> Bool { if case .joined = state { return true } else { return false } }
 
-    /// `SignedInvite.create(conversationId:)` with the group's `h`-tag id (the id an app sees on
+    /// `SignedInvite.create(conversationID:)` with the group's `h`-tag id (the id an app sees on
     /// every event) is accepted, not answered with `conversation_not_found`.
     func testInviteMadeWithTheNostrGroupIDIsAccepted() async throws {
         let w = try await JoinWorld(seed: 40)
         let options = InviteOptions(relays: w.pool.urls, tag: w.hosted.currentTag)
-        let url = try SignedInvite.create(conversationId: w.hosted.nostrGroupID, creator: w.ada.key, options: options, using: w.rng).url()
+        let url = try SignedInvite.create(conversationID: w.hosted.nostrGroupID, creator: w.ada.key, options: options, using: w.rng).url()
         let client = try await join(w, url)
         XCTAssertTrue(isJoined(client.state), "\(client.state)")
     }

@@ -41,11 +41,11 @@ final class JoinEndToEndTests: XCTestCase {
         var client = JoinClient(key: w.dee.key, keyPackages: w.dee.keyPackages, rng: w.rng)
         _ = try await w.deeRequests(try w.invite(), client: &client)
         guard case .accepted(let pending) = w.processor.process(await w.ada.catchUpWraps().succeeded[0]) else { return XCTFail() }
-        XCTAssertThrowsError(try w.processor.confirmCommitPublished(pending, acknowledgedBy: [])) {
+        XCTAssertThrowsError(try w.processor.confirmPublished(pending, acknowledgedBy: [])) {
             XCTAssertEqual((($0 as? GroupError)?.code), .commitNotPublished)
         }
         await w.relay.setPolicy { _ in .reject("blocked: test") }
-        let result = await w.pool.publish(pending.commitEvent)
+        let result = await w.pool.publish(pending.event)
         XCTAssertTrue(result.succeeded.isEmpty)
         XCTAssertEqual(result.failed.count, 1, "the rejection is reported, not dropped")
         XCTAssertEqual((result.failed.first?.error as? RelayError)?.code, .rejected)
@@ -241,8 +241,8 @@ extension JoinEndToEndTests {
         guard case .needsApproval(let approval) = w.processor.process(gifts[0]) else { return XCTFail("expected needsApproval") }
         XCTAssertEqual(try ApprovalURL(url: approval.approvalURL).pubkey, w.dee.key.publicKey)
         let pending = try w.processor.approve(approval)
-        let acks = try await w.ada.publishRequired(pending.commitEvent)
-        let welcomes = try w.processor.confirmCommitPublished(pending, acknowledgedBy: acks)
+        let acks = try await w.ada.publishRequired(pending.event)
+        let welcomes = try w.processor.confirmPublished(pending, acknowledgedBy: acks)
         XCTAssertEqual(welcomes.count, 1)
         let session = try GroupSession.join(giftWrap: welcomes[0], recipient: w.dee.key, store: w.dee.keyPackages)
         XCTAssertEqual(session.state.epochFingerprint, w.processor.group(w.hosted.conversationID)?.session.state.epochFingerprint)

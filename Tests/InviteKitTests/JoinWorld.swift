@@ -38,8 +38,8 @@ final class JoinWorld {
     func add(_ p: GroupParticipant, asAdmin: Bool = false) async throws {
         let kp = try await p.publishKeyPackage()
         let pending = try processor.add(kp, to: hosted.conversationID, asAdmin: asAdmin)
-        let acks = try await ada.publishRequired(pending.commitEvent)
-        for w in try processor.confirmCommitPublished(pending, acknowledgedBy: acks) { try await ada.publishRequired(w) }
+        let acks = try await ada.publishRequired(pending.event)
+        for w in try processor.confirmPublished(pending, acknowledgedBy: acks) { try await ada.publishRequired(w) }
         ada.session = processor.group(hosted.conversationID)?.session
         for gift in await p.catchUpWraps().succeeded {
             if case .welcome(let rumor) = try SealedMessage(gift), p.session == nil {
@@ -52,7 +52,7 @@ final class JoinWorld {
     func invite(singleUse: Bool = false, expiresIn: Int64 = 3600, conversationExpiresIn: Int64? = nil, by key: Secp256k1.PrivateKey? = nil) throws -> String {
         let options = InviteOptions(relays: pool.urls, expiresAtUnix: now + expiresIn,
                                     conversationExpiresAtUnix: conversationExpiresIn.map { now + $0 }, singleUse: singleUse, tag: hosted.currentTag)
-        return try SignedInvite.create(conversationId: hosted.conversationID, creator: key ?? ada.key, options: options, using: rng).url()
+        return try SignedInvite.create(conversationID: hosted.conversationID, creator: key ?? ada.key, options: options, using: rng).url()
     }
 
     /// Dee sends a join request for `url`; returns her client (nil outgoing means it refused locally).
@@ -73,8 +73,8 @@ final class JoinWorld {
             switch d {
             case .rejected(let reply, _): try await ada.publishRequired(reply)
             case .accepted(let pending):
-                let acks = try await ada.publishRequired(pending.commitEvent)
-                for w in try processor.confirmCommitPublished(pending, acknowledgedBy: acks) { try await ada.publishRequired(w) }
+                let acks = try await ada.publishRequired(pending.event)
+                for w in try processor.confirmPublished(pending, acknowledgedBy: acks) { try await ada.publishRequired(w) }
                 ada.session = processor.group(hosted.conversationID)?.session
             default: break
             }

@@ -114,7 +114,7 @@ final class InviteVectorGenerator: XCTestCase {
         ]
         return convs.enumerated().map { i, pair in
             let n = nonce(UInt8(i * 16))
-            let t = try! ConversationToken.seal(conversationId: pair.1, creatorKey: creator, creatorId: id, nonce: n)
+            let t = try! ConversationToken.seal(conversationID: pair.1, creatorKey: creator, creatorId: id, nonce: n)
             return obj([("name", s(pair.0)), ("creatorSecretKey", s(VectorKeys.creatorSecretHex)), ("creatorId", s(id)),
                         ("conversationId", s(pair.1)), ("plaintext", s(Hex.encode(try! ConversationToken.encodePlaintext(pair.1)))),
                         ("nonce", s(Hex.encode(n))), ("token", s(Hex.encode(t)))])
@@ -135,7 +135,7 @@ final class InviteVectorGenerator: XCTestCase {
     }
 
     func build(_ o: InviteOptions, nonce n: [UInt8]) throws -> SignedInvite {
-        let token = try ConversationToken.seal(conversationId: group, creatorKey: creator, creatorId: creator.publicKey.hex, nonce: n)
+        let token = try ConversationToken.seal(conversationID: group, creatorKey: creator, creatorId: creator.publicKey.hex, nonce: n)
         return try SignedInvite.create(token: token, creator: creator, options: o)
     }
 
@@ -275,7 +275,7 @@ final class InviteVectorGenerator: XCTestCase {
         add("payload with wrong wire type", "signed_link", InviteSlug.encode([0x0A, 0x02, 0x18, 0x01]), "malformed_protobuf")
 
         let id = creator.publicKey.hex
-        let good = try ConversationToken.seal(conversationId: g, creatorKey: creator, creatorId: id, nonce: nonce(9))
+        let good = try ConversationToken.seal(conversationID: g, creatorKey: creator, creatorId: id, nonce: nonce(9))
         let tk: [(String, JSONValue)] = [("creatorSecretKey", s(VectorKeys.creatorSecretHex)), ("creatorId", s(id))]
         add("token version 2", "token", Hex.encode([0x02] + good.dropFirst()), "token_unsupported_version", tk)
         add("token shorter than nonce and tag", "token", Hex.encode(Array(good.prefix(28))), "token_malformed", tk)

@@ -19,8 +19,8 @@ public enum JoinDecision: Sendable {
     /// A Whistle invite code carries no signature: the request waits for an admin's approval
     /// (``JoinRequestProcessor/approve(_:)``).
     case needsApproval(PendingApproval)
-    /// Accepted: publish `pending.commitEvent`, then call
-    /// ``JoinRequestProcessor/confirmCommitPublished(_:acknowledgedBy:)`` to get the Welcome.
+    /// Accepted: publish `pending.event`, then call
+    /// ``JoinRequestProcessor/confirmPublished(_:acknowledgedBy:)`` to get the Welcome.
     case accepted(PendingJoin)
 }
 
@@ -33,7 +33,7 @@ public struct PendingJoin: Sendable {
     public let inviteTag: String?
     let commit: PendingCommit
     /// The kind-445 Commit to publish.
-    public var commitEvent: NostrEvent { commit.event }
+    public var event: NostrEvent { commit.event }
 }
 
 /// A join request from a Whistle code, waiting for an admin.

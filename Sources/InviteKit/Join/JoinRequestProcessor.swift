@@ -11,7 +11,7 @@ import InviteKitMLS
 /// a forged invite), the invite's expiry (no reply), the conversation (not found, expired or
 /// revoked tag → one reply), the joiner's KeyPackage (→ one reply), and last the single-use
 /// consumption (→ one reply if another join already used it). On success it builds the Commit;
-/// the Welcome comes only from ``confirmCommitPublished(_:acknowledgedBy:)``.
+/// the Welcome comes only from ``confirmPublished(_:acknowledgedBy:)``.
 public final class JoinRequestProcessor: @unchecked Sendable {
     public let inviter: Secp256k1.PrivateKey
     private let consumedTags: any ConsumedTagStore
@@ -56,7 +56,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         var options = options
         if options.tag == nil { options.tag = group.currentTag }
         if options.relays.isEmpty { options.relays = group.relays }
-        return try SignedInvite.create(conversationId: group.conversationID, creator: inviter, options: options, using: rng ?? self.rng)
+        return try SignedInvite.create(conversationID: group.conversationID, creator: inviter, options: options, using: rng ?? self.rng)
     }
 
     /// The hosted group with this id: the private conversation id first, else the `h`-tag id, so
@@ -103,7 +103,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
             guard let type = InviteKitError.joinErrorType(for: e.code) else { return .dropped(InviteKitError.from(e)) }
             return reply(type, tag: tag, to: joiner)
         }
-        guard let id = result.conversationId, let group = Self.find(id, in: snapshot) else {
+        guard let id = result.conversationID, let group = Self.find(id, in: snapshot) else {
             return reply(.conversationNotFound, tag: tag, to: joiner)
         }
         let validated: ValidatedKeyPackage
@@ -152,7 +152,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
 
     /// Adds the author of a KeyPackage event to a hosted group without an invite, as an admin
     /// when `asAdmin` is `true`. Only an admin of the group can add (`not_permitted`). Publish
-    /// `pending.commitEvent`, then ``confirmCommitPublished(_:acknowledgedBy:)`` releases the
+    /// `pending.event`, then ``confirmPublished(_:acknowledgedBy:)`` releases the
     /// Welcome, as for a join by invite.
     public func add(_ keyPackageEvent: NostrEvent, to conversationID: String, asAdmin: Bool = false) throws -> PendingJoin {
         try add(keyPackageEvent, to: conversationID, inviteTag: nil, asAdmin: asAdmin)
@@ -172,7 +172,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
 
     /// The Commit of `pending` was stored by `relays` (at least one): apply it and release the
     /// gift-wrapped Welcome for the joiner. The only place InviteKit releases a Welcome.
-    public func confirmCommitPublished(_ pending: PendingJoin, acknowledgedBy relays: [String]) throws -> [NostrEvent] {
+    public func confirmPublished(_ pending: PendingJoin, acknowledgedBy relays: [String]) throws -> [NostrEvent] {
         try lock.withLock {
             guard var group = groups[pending.conversationID] else { throw InviteKitError(.conversationNotFound) }
             let welcomes = try group.session.confirmPublished(pending.commit, acknowledgedBy: relays)

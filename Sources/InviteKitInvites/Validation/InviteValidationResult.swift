@@ -17,7 +17,7 @@ public struct InviteValidationResult: Hashable, Sendable {
     /// The verified creator, when the signature checked out.
     public var creator: Secp256k1.XOnlyPublicKey?
     /// The conversation the token names, when the creator opened it.
-    public var conversationId: String?
+    public var conversationID: String?
 
     /// Every check skipped.
     public init() {}

@@ -39,7 +39,7 @@ public enum InviteValidator {
             do {
                 let id = try ConversationToken.open(p.conversationToken, creatorKey: state.key,
                                                     creatorId: ConversationToken.creatorId(for: creator))
-                r.conversationId = id
+                r.conversationID = id
                 if let tag = state.currentTag(id) {
                     currentTag = tag
                     r.conversation = .passed

@@ -1,3 +1,4 @@
+import Foundation
 internal import CSodium
 
 /// Where randomness comes from. Injectable so that vectors and tests can be replayed.
@@ -45,7 +46,7 @@ public struct SystemRandom: RandomSource {
 public final class SeededRandom: RandomSource, @unchecked Sendable {
     private let seed: [UInt8]
     private var counter: UInt64 = 0
-    private let lock = SpinLock()
+    private let lock = NSLock()
 
     /// `seed` is hashed to 32 bytes, so any length works.
     public init(seed: [UInt8]) {
