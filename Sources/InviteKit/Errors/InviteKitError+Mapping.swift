@@ -69,7 +69,7 @@ extension InviteKitError {
     }
 
     /// The join-error type a joiner is sent for a failed validation, or `nil` when the inviter
-    /// must stay silent (expired, forged, wrong creator: REFERENCE §4).
+    /// must stay silent (expired, forged, wrong creator: PROTOCOL.md §8.3).
     public static func joinErrorType(for code: InviteError.Code) -> InviteJoinError.ErrorType? {
         switch code {
         case .conversationExpired, .inviteRevoked: return .conversationExpired

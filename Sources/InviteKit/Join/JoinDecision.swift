@@ -2,7 +2,7 @@ import InviteKitCrypto
 import InviteKitMLS
 import InviteKitNostr
 
-/// What the inviter decided about one gift-wrapped message (REFERENCE §4 validation order).
+/// What the inviter decided about one gift-wrapped message (PROTOCOL.md §8.3 validation order).
 public enum JoinDecision: Sendable {
     public enum IgnoreReason: String, Sendable {
         case ownMessage = "own_message"
@@ -25,7 +25,7 @@ public enum JoinDecision: Sendable {
 }
 
 /// An accepted join whose Commit is not yet confirmed on a relay. The Welcome is not
-/// available until it is (REFERENCE §2: otherwise the joiner forks from the group).
+/// available until it is (PROTOCOL.md §8.1: otherwise the joiner forks from the group).
 public struct PendingJoin: Sendable {
     public let conversationID: String
     public let joiner: InviteKitCrypto.Secp256k1.XOnlyPublicKey

@@ -4,7 +4,7 @@ import InviteKitNostr
 import InviteKitInvites
 import InviteKitMLS
 
-/// The inviter's side of a join (REFERENCE §4).
+/// The inviter's side of a join (PROTOCOL.md §8).
 ///
 /// Order for each gift-wrapped message: ignore own messages; drop duplicates (by rumor id);
 /// only join requests go on; then the invite's signature and creator (nothing is ever sent for

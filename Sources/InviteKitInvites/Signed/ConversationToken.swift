@@ -1,6 +1,6 @@
 import InviteKitCrypto
 
-/// The encrypted conversation id carried in ``InvitePayload/conversationToken`` (REFERENCE §4).
+/// The encrypted conversation id carried in ``InvitePayload/conversationToken`` (PROTOCOL.md §3.4).
 ///
 /// key = HKDF-SHA256(IKM = the creator's 32-byte secret key, salt `"ConvosInviteV1"`,
 /// info `"inbox:" + creatorId`, 32 bytes); ChaCha20-Poly1305 (RFC 8439) with a random 12-byte

@@ -24,7 +24,7 @@ extension GroupSession {
     }
 
     /// The explicit "commit published" step: `relays` are the relays that acknowledged the commit
-    /// event (at least one). Only now are the Welcomes released (REFERENCE §2 state-fork rule).
+    /// event (at least one). Only now are the Welcomes released (Marmot MIP-02 state-fork rule; PROTOCOL.md §5.6).
     public mutating func confirmPublished(_ pending: PendingCommit, acknowledgedBy relays: [String]) throws -> [LegacyWelcome] {
         guard !relays.isEmpty else { throw GroupError(.commitNotPublished, "no relay acknowledged the commit") }
         guard let id = Hex.decode(pending.event.id, count: 32) else { throw GroupError(.invalidEvent, "event id") }

@@ -1,5 +1,5 @@
 /// The outcome of a batch: what succeeded and every input that failed, each with its error.
-/// Nothing is dropped silently ([REFERENCE §5]: batches never fail whole for one bad item).
+/// Nothing is dropped silently (PROTOCOL.md §2.4: batches never fail whole for one bad item).
 public struct BatchResult<Success, Input>: Sendable where Success: Sendable, Input: Sendable {
     public struct Failure: Sendable {
         public let input: Input
