@@ -4,7 +4,7 @@ DEB_PACKAGES := libsecp256k1-dev libsodium-dev libssl-dev zlib1g-dev libqrencode
 BIN_DEBUG := .build/debug/invitekit
 BIN_RELEASE := .build/release/invitekit
 
-.PHONY: all deps venv mdk build build-debug test interop demo vectors bench fuzz asan clean
+.PHONY: all deps venv mdk build build-debug test interop demo vectors bench fuzz asan docs clean
 SECONDS ?= 30
 
 all: build
@@ -58,6 +58,17 @@ fuzz: deps
 # The test suite under AddressSanitizer and LeakSanitizer.
 asan: deps venv
 	scripts/asan.sh
+
+# The DocC catalog of the InviteKit module (Sources/InviteKit/InviteKit.docc), built with the
+# toolchain's docc from the package's symbol graphs; any warning (a missing symbol) fails.
+docs: deps
+	swift package dump-symbol-graph --minimum-access-level public >/dev/null
+	rm -rf .build/docs-symbols && mkdir -p .build/docs-symbols
+	cp $$(find .build -path '*/symbolgraph/InviteKit.symbols.json' -o -path '*/symbolgraph/InviteKit@*.symbols.json' | grep -v docs-symbols) .build/docs-symbols/
+	docc convert Sources/InviteKit/InviteKit.docc --additional-symbol-graph-dir .build/docs-symbols \
+	  --fallback-display-name InviteKit --fallback-bundle-identifier org.invitekit.InviteKit \
+	  --output-path .build/docs/InviteKit.doccarchive 2>&1 | tee .build/docs.log
+	@! grep -q "warning:" .build/docs.log
 
 clean:
 	rm -rf .build .venv

@@ -35,10 +35,15 @@ let package = Package(
         .target(name: "InviteKitRelay", dependencies: ["InviteKitNostr", "InviteKitCrypto", .product(name: "WebSocketKit", package: "websocket-kit")]),
         // Layer 4: content types, sealed kinds, join flow; re-exports the layers below.
         .target(name: "InviteKit", dependencies: ["InviteKitInvites", "InviteKitMLS", "InviteKitRelay", "InviteKitNostr", "InviteKitCrypto"]),
+        // Not library: vector suite runners (one result type), the demo story, the relay bench.
+        // Used by the CLI and the tests only; no product exports them.
+        .target(name: "InviteKitVectors", dependencies: ["InviteKit"]),
+        .target(name: "InviteKitDemo", dependencies: ["InviteKit"]),
+        .target(name: "InviteKitRelayBench", dependencies: ["InviteKitRelay", "InviteKitNostr", "InviteKitCrypto"]),
         .executableTarget(
             name: "invitekit",
             dependencies: [
-                "InviteKit",
+                "InviteKit", "InviteKitVectors", "InviteKitDemo", "InviteKitRelayBench",
                 "CSecp256k1", "CSodium",  // the bench's C floor calls the libraries directly
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -49,9 +54,10 @@ let package = Package(
         .testTarget(name: "InviteKitCryptoTests", dependencies: ["InviteKitCrypto", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitNostrTests", dependencies: ["InviteKitNostr", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitInvitesTests", dependencies: ["InviteKitInvites", "InviteKitTestSupport"]),
-        .testTarget(name: "InviteKitMLSTests", dependencies: ["InviteKitMLS", "InviteKitTestSupport"]),
-        .testTarget(name: "InviteKitRelayTests", dependencies: ["InviteKitRelay", "InviteKitTestSupport"]),
-        .testTarget(name: "InviteKitTests", dependencies: ["InviteKit", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitMLSTests", dependencies: ["InviteKitMLS", "InviteKitVectors", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitRelayTests", dependencies: ["InviteKitRelay", "InviteKitRelayBench", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitTests", dependencies: ["InviteKit", "InviteKitDemo", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitVectorsTests", dependencies: ["InviteKitVectors", "InviteKitTestSupport"]),
         // Interop with MDK (Rust reference implementation) running in a chroot: `make interop`.
         .testTarget(name: "InviteKitInteropTests", dependencies: ["InviteKit", "InviteKitTestSupport"]),
     ],

@@ -6,7 +6,7 @@ import InviteKitCrypto
 final class InviteHostileInputTests: XCTestCase {
     func sample() throws -> SignedInvite {
         try SignedInvite.create(
-            conversationId: "group", creator: TestKeys.creator,
+            conversationID: "group", creator: TestKeys.creator,
             options: InviteOptions(relays: ["wss://relay.example"], name: String(repeating: "n", count: 120), singleUse: true),
             using: SeededRandom(seed: 11))
     }

@@ -37,7 +37,7 @@ final class QRCodeTests: XCTestCase {
             name: "Weekend hiking group", description: "Trails, carpools and photos from our weekend hikes around the bay",
             imageURL: "https://images.example.com/groups/hiking/cover-2026.jpg", emoji: "🥾",
             expiresAtUnix: 1_900_000_000, conversationExpiresAtUnix: 1_950_000_000, singleUse: true)
-        let invite = try SignedInvite.create(conversationId: String(repeating: "ab", count: 32), creator: TestKeys.creator,
+        let invite = try SignedInvite.create(conversationID: String(repeating: "ab", count: 32), creator: TestKeys.creator,
                                              options: options, using: SeededRandom(seed: 5))
         let url = try invite.url(domain: "join.example.org")
         XCTAssertGreaterThan(url.utf8.count, 400)

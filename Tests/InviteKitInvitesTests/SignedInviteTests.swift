@@ -6,7 +6,7 @@ final class SignedInviteTests: XCTestCase {
     let groupId = "5f1c1e4b2a9d8c7b6a5f4e3d2c1b0a99887766554433221100ffeeddccbbaa00"
 
     func make(_ options: InviteOptions = InviteOptions(relays: ["wss://relay.example"])) throws -> SignedInvite {
-        try SignedInvite.create(conversationId: groupId, creator: TestKeys.creator, options: options, using: SeededRandom(seed: 1))
+        try SignedInvite.create(conversationID: groupId, creator: TestKeys.creator, options: options, using: SeededRandom(seed: 1))
     }
 
     func testCreateVerifyRoundTripThroughSlug() throws {
@@ -18,8 +18,8 @@ final class SignedInviteTests: XCTestCase {
             XCTAssertEqual(back.payloadBytes, invite.payloadBytes)
             XCTAssertEqual(try back.verify().xOnly, TestKeys.creator.publicKey)
         }
-        XCTAssertEqual(try invite.conversationId(creatorKey: TestKeys.creator), groupId)
-        XCTAssertThrowsError(try invite.conversationId(creatorKey: TestKeys.other)) {
+        XCTAssertEqual(try invite.conversationID(creatorKey: TestKeys.creator), groupId)
+        XCTAssertThrowsError(try invite.conversationID(creatorKey: TestKeys.other)) {
             XCTAssertEqual(($0 as? InviteError)?.code, .tokenDecryptionFailed)
         }
         XCTAssertTrue(InviteTag.isWellFormed(invite.payload.tag))
@@ -94,14 +94,14 @@ final class SignedInviteTests: XCTestCase {
         let id = ConversationToken.creatorId(for: k.publicKey)
         for conv in ["f47ac10b-58cc-4372-a567-0e02b2c3d479", "F47AC10B-58CC-4372-A567-0E02B2C3D479", "g",
                      String(repeating: "x", count: 255), String(repeating: "y", count: 256), "ünïcødé"] {
-            let t = try ConversationToken.seal(conversationId: conv, creatorKey: k, creatorId: id, using: SeededRandom(seed: 9))
+            let t = try ConversationToken.seal(conversationID: conv, creatorKey: k, creatorId: id, using: SeededRandom(seed: 9))
             XCTAssertEqual(t.first, 0x01)
             XCTAssertEqual(try ConversationToken.open(t, creatorKey: k, creatorId: id), conv)
         }
         XCTAssertEqual(try ConversationToken.encodePlaintext("f47ac10b-58cc-4372-a567-0e02b2c3d479").count, 17)
         XCTAssertEqual(try ConversationToken.encodePlaintext(String(repeating: "y", count: 256)).prefix(4), [2, 0, 1, 0])
         XCTAssertThrowsError(try ConversationToken.encodePlaintext(""))
-        let t = try ConversationToken.seal(conversationId: "abc", creatorKey: k, creatorId: id)
+        let t = try ConversationToken.seal(conversationID: "abc", creatorKey: k, creatorId: id)
         XCTAssertThrowsError(try ConversationToken.open(t, creatorKey: k, creatorId: id + "x")) {
             XCTAssertEqual(($0 as? InviteError)?.code, .tokenDecryptionFailed)
         }
@@ -156,7 +156,7 @@ final class RelayURLCheckTests: XCTestCase {
         for bad in ["https://relay", "wss://", "wss:///path", "wss://a b", "wss://a\n", "relay.damus.io", "", "wss://" + String(repeating: "a", count: 2050)] {
             XCTAssertFalse(RelayURLCheck.isValid(bad), bad)
         }
-        XCTAssertThrowsError(try SignedInvite.create(conversationId: "g", creator: TestKeys.creator,
+        XCTAssertThrowsError(try SignedInvite.create(conversationID: "g", creator: TestKeys.creator,
                                                      options: InviteOptions(relays: ["https://nope"]))) {
             XCTAssertEqual(($0 as? InviteError)?.code, .invalidRelay)
         }

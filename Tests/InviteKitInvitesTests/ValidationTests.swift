@@ -6,22 +6,24 @@ final class ValidationTests: XCTestCase {
     let now: Int64 = 1_800_000_000
 
     func invite(_ o: InviteOptions) throws -> SignedInvite {
-        try SignedInvite.create(conversationId: "group-1", creator: TestKeys.creator, options: o, using: SeededRandom(seed: 3))
+        try SignedInvite.create(conversationID: "group-1", creator: TestKeys.creator, options: o, using: SeededRandom(seed: 3))
     }
 
     func testAllChecksPass() throws {
         let inv = try invite(InviteOptions(expiresAtUnix: now + 10, conversationExpiresAtUnix: now + 100, singleUse: true, tag: "AAAAAAAAAA"))
         let store = InMemoryConsumedTagStore()
         let r = InviteValidator.validate(inv, context: .init(now: now, expectedCreator: TestKeys.creator.publicKey,
-                                                             currentTag: "AAAAAAAAAA", store: store, consume: true))
+                                                             currentTag: "AAAAAAAAAA", store: store))
         XCTAssertTrue(r.isValid)
         XCTAssertEqual(r.signature, .passed)
         XCTAssertEqual(r.inviteExpiry, .passed)
         XCTAssertEqual(r.conversationExpiry, .passed)
         XCTAssertEqual(r.revocation, .passed)
         XCTAssertEqual(r.singleUse, .passed)
-        XCTAssertTrue(r.consumed)
-        let again = InviteValidator.validate(inv, context: .init(now: now, store: store, consume: true))
+        XCTAssertEqual(r.verdicts.map(\.check), [.signature, .inviteExpiry, .conversation, .conversationExpiry, .revocation, .singleUse])
+        XCTAssertEqual(r.verdicts.map(\.outcome), [.passed, .passed, .skipped, .passed, .passed, .passed])
+        XCTAssertTrue(try store.consume(InviteValidator.consumedKey(creator: TestKeys.creator.publicKey, tag: "AAAAAAAAAA")))
+        let again = InviteValidator.validate(inv, context: .init(now: now, store: store))
         XCTAssertEqual(again.error?.code, .inviteAlreadyUsed)
         XCTAssertEqual(again.error?.message, "This invite was already used")
         XCTAssertFalse(again.error!.isRetryable)
@@ -51,7 +53,7 @@ final class ValidationTests: XCTestCase {
         sig[10] ^= 1
         let forged = try SignedInvite(payloadBytes: inv.payloadBytes, signature: sig)
         let store = InMemoryConsumedTagStore()
-        let r = InviteValidator.validate(forged, context: .init(now: now, store: store, consume: true))
+        let r = InviteValidator.validate(forged, context: .init(now: now, store: store))
         XCTAssertEqual(r.error?.code, .invalidSignature)
         XCTAssertEqual(r.error?.message, "This invite is invalid")
         XCTAssertEqual(r.inviteExpiry, .skipped)
@@ -59,19 +61,31 @@ final class ValidationTests: XCTestCase {
         XCTAssertFalse(try store.isConsumed(InviteValidator.consumedKey(creator: TestKeys.creator.publicKey, tag: inv.payload.tag)))
     }
 
-    func testFailedChecksDoNotBurnSingleUse() throws {
+    /// Validation only reads the store: passing or failing, it never consumes (the join flow
+    /// consumes, once, after every check passed).
+    func testValidationNeverConsumes() throws {
         let inv = try invite(InviteOptions(singleUse: true, tag: "OldTag0000"))
         let store = InMemoryConsumedTagStore()
-        let r = InviteValidator.validate(inv, context: .init(now: now, currentTag: "NewTag0000", store: store, consume: true))
+        let key = InviteValidator.consumedKey(creator: TestKeys.creator.publicKey, tag: "OldTag0000")
+        let r = InviteValidator.validate(inv, context: .init(now: now, currentTag: "NewTag0000", store: store))
         XCTAssertEqual(r.error?.code, .inviteRevoked)
-        XCTAssertFalse(r.consumed)
-        XCTAssertTrue(InviteValidator.validate(inv, context: .init(now: now, store: store, consume: true)).isValid)
+        for _ in 0..<2 { XCTAssertTrue(InviteValidator.validate(inv, context: .init(now: now, store: store)).isValid) }
+        XCTAssertFalse(try store.isConsumed(key))
+    }
+
+    /// A failed conversation lookup comes before conversation expiry, as the join flow replies.
+    func testConversationIsCheckedBeforeConversationExpiry() throws {
+        let inv = try invite(InviteOptions(conversationExpiresAtUnix: now - 1))
+        let gone = InviteCreatorState(key: TestKeys.creator) { _ in nil }
+        let r = InviteValidator.validate(inv, context: .init(now: now, creator: gone))
+        XCTAssertEqual(r.error?.code, .conversationNotFound)
+        XCTAssertEqual(r.conversationExpiry.error?.code, .conversationExpired)
     }
 
     func testUnavailableStoreIsRetryable() throws {
         let inv = try invite(InviteOptions(singleUse: true))
         let store = FileConsumedTagStore(path: "/nonexistent-dir/\(UUID().uuidString)/tags")
-        let r = InviteValidator.validate(inv, context: .init(now: now, store: store, consume: true))
+        let r = InviteValidator.validate(inv, context: .init(now: now, store: store))
         XCTAssertEqual(r.error?.code, .storeUnavailable)
         XCTAssertTrue(r.error!.isRetryable)
     }
@@ -83,9 +97,6 @@ final class ValidationTests: XCTestCase {
             // Messages never carry detail: the same code always reads the same.
             XCTAssertEqual(InviteError(c, "secret detail").message, InviteError(c).message)
         }
-        XCTAssertEqual(InviteError.Code.inviteAlreadyUsed.joinErrorType, "single_use_consumed")
-        XCTAssertNil(InviteError.Code.invalidSignature.joinErrorType)
-        XCTAssertNil(InviteError.Code.inviteExpired.joinErrorType)
     }
 
     func testFileStoreSurvivesRestartAndToleratesTornLine() throws {
@@ -130,13 +141,13 @@ final class CreatorSideValidationTests: XCTestCase {
     let now: Int64 = 1_800_000_000
 
     func testCreatorOpensTokenAndUsesTheConversationsCurrentTag() throws {
-        let inv = try SignedInvite.create(conversationId: "group-A", creator: TestKeys.creator,
+        let inv = try SignedInvite.create(conversationID: "group-A", creator: TestKeys.creator,
                                           options: InviteOptions(tag: "TagA000000"), using: SeededRandom(seed: 8))
         let tags = ["group-A": "TagA000000", "group-B": "TagB000000"]
         let state = InviteCreatorState(key: TestKeys.creator) { tags[$0] }
         let ok = InviteValidator.validate(inv, context: .init(now: now, creator: state))
         XCTAssertTrue(ok.isValid)
-        XCTAssertEqual(ok.conversationId, "group-A")
+        XCTAssertEqual(ok.conversationID, "group-A")
         XCTAssertEqual(ok.conversation, .passed)
         XCTAssertEqual(ok.revocation, .passed)
 
@@ -146,15 +157,13 @@ final class CreatorSideValidationTests: XCTestCase {
         let gone = InviteCreatorState(key: TestKeys.creator) { _ in nil }
         let r = InviteValidator.validate(inv, context: .init(now: now, creator: gone))
         XCTAssertEqual(r.error?.code, .conversationNotFound)
-        XCTAssertEqual(r.error?.code.joinErrorType, "conversation_not_found")
     }
 
     func testAnotherCreatorsInviteIsAMismatchWithoutReply() throws {
-        let inv = try SignedInvite.create(conversationId: "group-A", creator: TestKeys.other, using: SeededRandom(seed: 8))
+        let inv = try SignedInvite.create(conversationID: "group-A", creator: TestKeys.other, using: SeededRandom(seed: 8))
         let state = InviteCreatorState(key: TestKeys.creator) { _ in "x" }
         let r = InviteValidator.validate(inv, context: .init(now: now, creator: state))
         XCTAssertEqual(r.error?.code, .creatorMismatch)
-        XCTAssertNil(r.error?.code.joinErrorType)
         XCTAssertEqual(r.conversation, .skipped)
     }
 }

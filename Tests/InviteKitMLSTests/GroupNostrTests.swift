@@ -93,29 +93,6 @@ final class GroupNostrTests: XCTestCase {
         XCTAssertNotNil(try store.bundle(reference: bundle.reference))
     }
 
-    func testAddFromKeyPackageEventsAndWrapWelcomes() throws {
-        let adminKey = Secp256k1.PrivateKey()
-        var admin = GroupSession(state: try GroupState.create(identity: adminKey.publicKey.rawRepresentation))
-        var joiners: [(Secp256k1.PrivateKey, MemoryKeyPackageStore, ValidatedKeyPackage)] = []
-        for _ in 0..<3 {
-            let k = Secp256k1.PrivateKey(), store = MemoryKeyPackageStore()
-            let (ev, b) = try KeyPackageEvent.create(nostrKey: k, relays: ["wss://r"], lastResort: false)
-            try store.save(b)
-            joiners.append((k, store, try XCTUnwrap(KeyPackageValidator.select([ev]).chosen)))
-        }
-        let pending = try admin.commit(adding: joiners.map(\.2))
-        let wraps = try admin.confirmPublished(pending, acknowledgedBy: ["wss://r"], wrappingWelcomesFrom: adminKey, welcomeRelays: ["wss://r"])
-        XCTAssertEqual(wraps.count, 3)
-        for (k, store, kp) in joiners {
-            let wrap = try XCTUnwrap(wraps.first { $0.firstTagValue("p") == k.publicKey.hex })
-            let s = try GroupSession.join(giftWrap: wrap, recipient: k, store: store)
-            XCTAssertEqual(s.state.epochFingerprint, admin.state.epochFingerprint)
-            let rumor = try GiftWrap.unwrap(wrap, recipient: k).rumor
-            XCTAssertEqual(rumor.firstTagValue("e"), kp.event.id)
-            XCTAssertEqual(rumor.pubkey, adminKey.publicKey.hex)
-        }
-    }
-
     func testWelcomeWrappedByANonAdminIsRejectedAndKeepsThePackage() throws {
         let adminKey = Secp256k1.PrivateKey(), bobKey = Secp256k1.PrivateKey(), stranger = Secp256k1.PrivateKey()
         var admin = GroupSession(state: try GroupState.create(identity: adminKey.publicKey.rawRepresentation))

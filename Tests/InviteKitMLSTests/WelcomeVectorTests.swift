@@ -1,3 +1,4 @@
+@testable import InviteKitVectors
 import XCTest
 import InviteKitTestSupport
 @testable import InviteKitMLS

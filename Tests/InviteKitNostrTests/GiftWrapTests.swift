@@ -75,7 +75,7 @@ final class GiftWrapTests: XCTestCase {
         let wrap = try EventTemplate(kind: 1059, content: try NIP44.encrypt(seal.jsonBytes, from: oneTime, to: bob.publicKey),
                                      tags: [["p", bob.publicKey.hex]]).signed(by: oneTime)
         XCTAssertThrowsError(try GiftWrap.unwrap(wrap, recipient: bob)) {
-            XCTAssertEqual(($0 as? NostrError)?.code, .invalidId)
+            XCTAssertEqual(($0 as? NostrError)?.code, .rumorIdMismatch)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import InviteKitCrypto
 import InviteKitNostr
 @testable import InviteKitRelay
+import InviteKitRelayBench
 import XCTest
 import InviteKitTestSupport
 

@@ -73,16 +73,16 @@ final class ContentTypeTests: XCTestCase {
         XCTAssertEqual(InviteJoinError(errorType: .genericFailure, inviteTag: "t", timestamp: Date(), reason: String(repeating: "y", count: 900)).reason?.count, 500)
     }
 
-    func testJoinRequestCodecAndRegistry() throws {
-        let codec = JoinRequestCodec()
-        let value = JoinRequestContent(inviteSlug: "abc*def", profile: .object([JSONMember("name", .string("Bo"))]), metadata: ["k": "v"])
-        let encoded = try codec.encode(value)
-        XCTAssertEqual(try codec.decode(encoded), value)
+    /// InviteKit has one join request, the kind-1080 rumor: `convos.org/join_request` is not a
+    /// registered content type, and the registry decodes the join error.
+    func testRegistryHoldsTheJoinErrorOnly() throws {
+        let error = InviteJoinError(errorType: .singleUseConsumed, inviteTag: "abc", timestamp: Date(timeIntervalSince1970: 1_800_000_000))
+        let encoded = try InviteJoinErrorCodec().encode(error)
         let viaRegistry = try ContentCodecRegistry.standard.decode(try EncodedContent(serialized: encoded.serialized()))
-        XCTAssertEqual(viaRegistry as? JoinRequestContent, value)
-        XCTAssertThrowsError(try ContentCodecRegistry.standard.decode(EncodedContent(type: try ContentTypeID(parsing: "x.org/y:1.0"), content: [1]))) {
+        XCTAssertEqual(viaRegistry as? InviteJoinError, error)
+        XCTAssertFalse(ContentCodecRegistry.standard.isRegistered(.joinRequest))
+        XCTAssertThrowsError(try ContentCodecRegistry.standard.decode(EncodedContent(type: .joinRequest, content: [1]))) {
             XCTAssertEqual(($0 as? ContentTypeError)?.code, .unknownContentType)
         }
-        XCTAssertThrowsError(try codec.decode(EncodedContent(type: .joinRequest, content: Array(#"{"profile":{}}"#.utf8))))
     }
 }

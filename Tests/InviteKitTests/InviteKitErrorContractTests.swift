@@ -55,12 +55,17 @@ final class InviteKitErrorContractTests: XCTestCase {
         XCTAssertEqual(messages.count, 1)
     }
 
-    func testJoinErrorTypesForValidationFailures() {
-        XCTAssertEqual(InviteKitError.joinErrorType(for: .inviteAlreadyUsed), .singleUseConsumed)
-        XCTAssertEqual(InviteKitError.joinErrorType(for: .inviteRevoked), .conversationExpired)
-        XCTAssertEqual(InviteKitError.joinErrorType(for: .conversationNotFound), .conversationNotFound)
-        for silent: InviteError.Code in [.inviteExpired, .invalidSignature, .creatorMismatch] {
-            XCTAssertNil(InviteKitError.joinErrorType(for: silent), "\(silent) must get no reply")
+    /// The one mapping from a failed invite check to the reply the joiner gets, over every code.
+    /// Only failures of a genuine invite get a reply; a revoked tag reads as an expired
+    /// conversation (PROTOCOL.md §8.3), never as a generic failure.
+    func testJoinErrorTypeForEveryInviteCode() {
+        let replies: [InviteError.Code: InviteJoinError.ErrorType] = [
+            .conversationExpired: .conversationExpired, .inviteRevoked: .conversationExpired,
+            .conversationNotFound: .conversationNotFound, .inviteAlreadyUsed: .singleUseConsumed,
+        ]
+        for code in InviteError.Code.allCases {
+            XCTAssertEqual(InviteKitError.joinErrorType(for: code), replies[code], "\(code)")
         }
+        XCTAssertEqual(InviteError.Code.allCases.count, 39, "a new code needs a decision here")
     }
 }

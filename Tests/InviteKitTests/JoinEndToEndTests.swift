@@ -1,6 +1,7 @@
 import XCTest
 import InviteKitTestSupport
 @testable import InviteKit
+import InviteKitDemo
 
 /// The join protocol end to end over the in-memory relay: inviter, invitee and 3 members.
 final class JoinEndToEndTests: XCTestCase {
@@ -40,11 +41,11 @@ final class JoinEndToEndTests: XCTestCase {
         var client = JoinClient(key: w.dee.key, keyPackages: w.dee.keyPackages, rng: w.rng)
         _ = try await w.deeRequests(try w.invite(), client: &client)
         guard case .accepted(let pending) = w.processor.process(await w.ada.catchUpWraps().succeeded[0]) else { return XCTFail() }
-        XCTAssertThrowsError(try w.processor.confirmCommitPublished(pending, acknowledgedBy: [])) {
+        XCTAssertThrowsError(try w.processor.confirmPublished(pending, acknowledgedBy: [])) {
             XCTAssertEqual((($0 as? GroupError)?.code), .commitNotPublished)
         }
         await w.relay.setPolicy { _ in .reject("blocked: test") }
-        let result = await w.pool.publish(pending.commitEvent)
+        let result = await w.pool.publish(pending.event)
         XCTAssertTrue(result.succeeded.isEmpty)
         XCTAssertEqual(result.failed.count, 1, "the rejection is reported, not dropped")
         XCTAssertEqual((result.failed.first?.error as? RelayError)?.code, .rejected)
@@ -68,7 +69,9 @@ final class JoinEndToEndTests: XCTestCase {
         XCTAssertEqual(sentToDee.count, 0)
         // And a joiner whose clock is right refuses locally, sending nothing.
         var honest = JoinClient(key: w.dee.key, keyPackages: w.dee.keyPackages, rng: w.rng)
-        XCTAssertNil(honest.start(invite: url, now: w.now))
+        XCTAssertThrowsError(try honest.start(invite: url, now: w.now)) {
+            XCTAssertEqual($0 as? InviteKitError, InviteKitError(.inviteExpired, underlyingCode: "invite_expired"))
+        }
         XCTAssertEqual(honest.state, .joinFailed(tag: "", error: InviteKitError(.inviteExpired, underlyingCode: "invite_expired")))
     }
 
@@ -82,7 +85,7 @@ final class JoinEndToEndTests: XCTestCase {
                          try SignedInvite(payloadBytes: genuine.payloadBytes, signature: flipped).url()]
         for url in forgeries {
             var client = JoinClient(key: w.dee.key, keyPackages: w.dee.keyPackages, rng: w.rng)
-            XCTAssertNil(client.start(invite: url, now: w.now), "an honest client refuses a forgery locally")
+            XCTAssertThrowsError(try client.start(invite: url, now: w.now), "an honest client refuses a forgery locally")
             // An attacker sends the request anyway.
             let kp = try await w.dee.publishKeyPackage()
             let request = WhistleJoinRequest(groupId: "", pubkey: w.dee.pubkey, keyPackage: kp, invite: url)
@@ -106,7 +109,7 @@ final class JoinEndToEndTests: XCTestCase {
         try await w.adaProcesses()
         let eve = GroupParticipant(name: "Eve", key: Secp256k1.PrivateKey(using: w.rng), pool: w.pool, rng: w.rng)
         var second = JoinClient(key: eve.key, keyPackages: eve.keyPackages, rng: w.rng)
-        let out = second.start(invite: url)!
+        let out = try second.start(invite: url)
         try await eve.publishRequired(out.keyPackageEvent)
         try await eve.publishRequired(out.joinRequest)
         try await eve.publishRequired(out.joinRequest)  // a replayed request gets no second reply
@@ -129,6 +132,7 @@ final class JoinEndToEndTests: XCTestCase {
         XCTAssertEqual(e.errorType, .conversationExpired)
         client.catchUp(await w.dee.catchUpWraps())
         XCTAssertEqual(client.state, .joinFailed(tag: e.inviteTag, error: InviteKitError(.conversationExpired, underlyingCode: "conversation_expired")))
+        XCTAssertEqual(client.joinError, e)
         XCTAssertEqual(client.state.description, "join failed (invite \(e.inviteTag)): This invite is no longer valid")
     }
 
@@ -237,8 +241,8 @@ extension JoinEndToEndTests {
         guard case .needsApproval(let approval) = w.processor.process(gifts[0]) else { return XCTFail("expected needsApproval") }
         XCTAssertEqual(try ApprovalURL(url: approval.approvalURL).pubkey, w.dee.key.publicKey)
         let pending = try w.processor.approve(approval)
-        let acks = try await w.ada.publishRequired(pending.commitEvent)
-        let welcomes = try w.processor.confirmCommitPublished(pending, acknowledgedBy: acks)
+        let acks = try await w.ada.publishRequired(pending.event)
+        let welcomes = try w.processor.confirmPublished(pending, acknowledgedBy: acks)
         XCTAssertEqual(welcomes.count, 1)
         let session = try GroupSession.join(giftWrap: welcomes[0], recipient: w.dee.key, store: w.dee.keyPackages)
         XCTAssertEqual(session.state.epochFingerprint, w.processor.group(w.hosted.conversationID)?.session.state.epochFingerprint)

@@ -1,6 +1,7 @@
 import XCTest
 import InviteKitTestSupport
 @testable import InviteKit
+import InviteKitDemo
 
 /// An inviter (Ada) hosting a group with 3 members, an invitee (Dee), and an in-memory relay.
 final class JoinWorld {
@@ -27,20 +28,19 @@ final class JoinWorld {
         processor = JoinRequestProcessor(inviter: ada.key, consumedTags: consumed, rng: rng)
         ada.session = GroupSession(state: try GroupState.create(identity: ada.key.publicKey.rawRepresentation, rng: rng))
         hosted = HostedGroup(session: ada.session!, currentTag: InviteTag.generate(using: rng), relays: pool.urls)
+        processor.host(hosted)
         for m in members { try await add(m) }
         for m in members { try await m.syncGroup() }
         hosted.session = ada.session!
-        processor.host(hosted)
     }
 
     /// Ada adds `p` directly from its KeyPackage (how the 3 members got in).
-    func add(_ p: GroupParticipant) async throws {
+    func add(_ p: GroupParticipant, asAdmin: Bool = false) async throws {
         let kp = try await p.publishKeyPackage()
-        let pending = try ada.session!.commit([.add(try KeyPackageValidator.validate(kp).keyPackage)], rng: rng)
+        let pending = try processor.add(kp, to: hosted.conversationID, asAdmin: asAdmin)
         let acks = try await ada.publishRequired(pending.event)
-        for w in try ada.session!.confirmPublished(pending, acknowledgedBy: acks) {
-            try await ada.publishRequired(try WelcomeEvent.giftWrap(w, keyPackageEventID: kp.id, relays: pool.urls, from: ada.key, to: p.key.publicKey, rng: rng))
-        }
+        for w in try processor.confirmPublished(pending, acknowledgedBy: acks) { try await ada.publishRequired(w) }
+        ada.session = processor.group(hosted.conversationID)?.session
         for gift in await p.catchUpWraps().succeeded {
             if case .welcome(let rumor) = try SealedMessage(gift), p.session == nil {
                 p.session = try GroupSession.join(welcome: try WelcomeEvent.parse(rumor).welcome, store: p.keyPackages)
@@ -52,12 +52,12 @@ final class JoinWorld {
     func invite(singleUse: Bool = false, expiresIn: Int64 = 3600, conversationExpiresIn: Int64? = nil, by key: Secp256k1.PrivateKey? = nil) throws -> String {
         let options = InviteOptions(relays: pool.urls, expiresAtUnix: now + expiresIn,
                                     conversationExpiresAtUnix: conversationExpiresIn.map { now + $0 }, singleUse: singleUse, tag: hosted.currentTag)
-        return try SignedInvite.create(conversationId: hosted.conversationID, creator: key ?? ada.key, options: options, using: rng).url()
+        return try SignedInvite.create(conversationID: hosted.conversationID, creator: key ?? ada.key, options: options, using: rng).url()
     }
 
     /// Dee sends a join request for `url`; returns her client (nil outgoing means it refused locally).
     func deeRequests(_ url: String, client: inout JoinClient, at time: Int64? = nil) async throws -> JoinClient.Outgoing? {
-        guard let out = client.start(invite: url, now: time ?? now) else { return nil }
+        guard let out = try? client.start(invite: url, now: time ?? now) else { return nil }
         try await dee.publishRequired(out.keyPackageEvent)
         try await dee.publishRequired(out.joinRequest)
         return out
@@ -73,8 +73,8 @@ final class JoinWorld {
             switch d {
             case .rejected(let reply, _): try await ada.publishRequired(reply)
             case .accepted(let pending):
-                let acks = try await ada.publishRequired(pending.commitEvent)
-                for w in try processor.confirmCommitPublished(pending, acknowledgedBy: acks) { try await ada.publishRequired(w) }
+                let acks = try await ada.publishRequired(pending.event)
+                for w in try processor.confirmPublished(pending, acknowledgedBy: acks) { try await ada.publishRequired(w) }
                 ada.session = processor.group(hosted.conversationID)?.session
             default: break
             }

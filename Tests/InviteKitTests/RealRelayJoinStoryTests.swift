@@ -1,6 +1,7 @@
 import XCTest
 import InviteKitTestSupport
 @testable import InviteKit
+import InviteKitDemo
 
 /// The whole join story (success, a failed join, a removal) through a real nostr-relay
 /// started on loopback, over WebSocket.

@@ -5,11 +5,11 @@ public struct ContentCodecRegistry: Sendable {
 
     public init() {}
 
-    /// A registry with InviteKit's codecs.
+    /// A registry with InviteKit's codecs. A join request is not content: it is the kind-1080
+    /// rumor ``WhistleJoinRequest`` (PROTOCOL.md §7).
     public static let standard: ContentCodecRegistry = {
         var r = ContentCodecRegistry()
         r.register(InviteJoinErrorCodec())
-        r.register(JoinRequestCodec())
         return r
     }()
 

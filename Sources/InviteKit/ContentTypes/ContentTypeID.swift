@@ -37,5 +37,7 @@ public struct ContentTypeID: Sendable, Hashable, CustomStringConvertible {
 
 extension ContentTypeID {
     public static let inviteJoinError = ContentTypeID(authorityID: "convos.org", typeID: "invite_join_error", versionMajor: 1, versionMinor: 0)
+    /// Convos' join-request content type. Only its id is known here: InviteKit's join request is
+    /// the kind-1080 rumor ``WhistleJoinRequest`` (PROTOCOL.md §7), and no codec is registered.
     public static let joinRequest = ContentTypeID(authorityID: "convos.org", typeID: "join_request", versionMajor: 1, versionMinor: 0)
 }

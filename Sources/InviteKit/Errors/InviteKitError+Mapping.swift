@@ -18,8 +18,7 @@ extension InviteKitError {
         case let e as MLSError: return InviteKitError(map(mls: e.code), underlyingCode: e.code.rawValue)
         case let e as GroupError: return InviteKitError(map(group: e.code), underlyingCode: e.code.rawValue)
         case let e as RelayError: return InviteKitError(map(relay: e.code), underlyingCode: e.code.rawValue)
-        case let e as ContentTypeError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)
-        case let e as SealedMessageError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)
+        case let e as ContentTypeError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)  // and sealed messages
         default: return InviteKitError(.unknown)
         }
     }
@@ -70,7 +69,7 @@ extension InviteKitError {
     }
 
     /// The join-error type a joiner is sent for a failed validation, or `nil` when the inviter
-    /// must stay silent (expired, forged, wrong creator: REFERENCE §4).
+    /// must stay silent (expired, forged, wrong creator: PROTOCOL.md §8.3).
     public static func joinErrorType(for code: InviteError.Code) -> InviteJoinError.ErrorType? {
         switch code {
         case .conversationExpired, .inviteRevoked: return .conversationExpired

@@ -1,3 +1,5 @@
+import InviteKitCrypto
+
 /// The one error taxonomy applications show: every case has a stable `code`, a short `title`,
 /// a user-facing `message` and a retryable/fatal classification. Layer errors are mapped into it
 /// by ``InviteKitError/from(_:)``; the layer's own code stays in `underlyingCode` for logs.
@@ -46,6 +48,13 @@ public struct InviteKitError: Error, Hashable, Sendable, CustomStringConvertible
     public var message: String { code.message }
     public var isRetryable: Bool { code.isRetryable }
     public var description: String { underlyingCode.map { "\(code.rawValue) (\($0))" } ?? code.rawValue }
+}
+
+/// Reported like every layer error: `codeName` is the taxonomy code, `detail` the user-facing
+/// message (the layer's code stays in ``underlyingCode``).
+extension InviteKitError: CodedError {
+    public var codeName: String { code.rawValue }
+    public var detail: String { message }
 }
 
 extension InviteKitError.Code {

@@ -13,6 +13,9 @@ public struct JoinClient: Sendable {
     public private(set) var session: GroupSession?
     /// Why the last Welcome could not be processed (its KeyPackage is kept for a retry).
     public private(set) var lastWelcomeError: InviteKitError?
+    /// The inviter's `invite_join_error` as received (type, tag, reason, timestamp), once one
+    /// for the invite being joined ended the join. ``state`` holds the mapped ``InviteKitError``.
+    public private(set) var joinError: InviteJoinError?
     private var inviter: Secp256k1.XOnlyPublicKey?
     private var keyPackageEvent: NostrEvent?
     private let rng: RandomSource
@@ -33,8 +36,8 @@ public struct JoinClient: Sendable {
     }
 
     /// Checks a signed invite (signature, expiry) and, if it holds, prepares the join request.
-    /// A failed check ends in `joinFailed` and returns `nil`: nothing is sent.
-    public mutating func start(invite text: String, name: String? = nil, now: Int64 = UnixTime.now()) -> Outgoing? {
+    /// A failed check ends in `joinFailed` and throws the same error: nothing is sent.
+    public mutating func start(invite text: String, name: String? = nil, now: Int64 = UnixTime.now()) throws(InviteKitError) -> Outgoing {
         machine.apply(.startValidating)
         let invite: SignedInvite
         let creator: Secp256k1.XOnlyPublicKey
@@ -45,8 +48,9 @@ public struct JoinClient: Sendable {
             if let exp = invite.payload.expiresAtUnix, now >= exp { throw InviteError(.inviteExpired) }
             if let exp = invite.payload.conversationExpiresAtUnix, now >= exp { throw InviteError(.conversationExpired) }
         } catch {
-            machine.apply(.validationFailed(tag: nil, error: InviteKitError.from(error)))
-            return nil
+            let failure = InviteKitError.from(error)
+            machine.apply(.validationFailed(tag: nil, error: failure))
+            throw failure
         }
         let tag = invite.payload.tag
         do {
@@ -60,8 +64,9 @@ public struct JoinClient: Sendable {
             machine.apply(.requestSent(tag: tag))
             return Outgoing(keyPackageEvent: kpEvent, joinRequest: wrap, relays: relays, tag: tag)
         } catch {
-            machine.apply(.validationFailed(tag: tag, error: InviteKitError.from(error)))
-            return nil
+            let failure = InviteKitError.from(error)
+            machine.apply(.validationFailed(tag: tag, error: failure))
+            throw failure
         }
     }
 
@@ -70,7 +75,7 @@ public struct JoinClient: Sendable {
         guard gift.sender == inviter, let message = try? SealedMessage(gift) else { return }
         switch message {
         case .inviteJoinError(let e):
-            machine.apply(.joinErrorReceived(tag: e.inviteTag, errorType: e.errorType))
+            if machine.apply(.joinErrorReceived(tag: e.inviteTag, errorType: e.errorType)) { joinError = e }
         case .welcome:
             guard case .joining = machine.state else { return }
             do {

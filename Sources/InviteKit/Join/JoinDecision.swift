@@ -2,7 +2,7 @@ import InviteKitCrypto
 import InviteKitMLS
 import InviteKitNostr
 
-/// What the inviter decided about one gift-wrapped message (REFERENCE §4 validation order).
+/// What the inviter decided about one gift-wrapped message (PROTOCOL.md §8.3 validation order).
 public enum JoinDecision: Sendable {
     public enum IgnoreReason: String, Sendable {
         case ownMessage = "own_message"
@@ -19,13 +19,13 @@ public enum JoinDecision: Sendable {
     /// A Whistle invite code carries no signature: the request waits for an admin's approval
     /// (``JoinRequestProcessor/approve(_:)``).
     case needsApproval(PendingApproval)
-    /// Accepted: publish `pending.commitEvent`, then call
-    /// ``JoinRequestProcessor/confirmCommitPublished(_:acknowledgedBy:)`` to get the Welcome.
+    /// Accepted: publish `pending.event`, then call
+    /// ``JoinRequestProcessor/confirmPublished(_:acknowledgedBy:)`` to get the Welcome.
     case accepted(PendingJoin)
 }
 
 /// An accepted join whose Commit is not yet confirmed on a relay. The Welcome is not
-/// available until it is (REFERENCE §2: otherwise the joiner forks from the group).
+/// available until it is (PROTOCOL.md §8.1: otherwise the joiner forks from the group).
 public struct PendingJoin: Sendable {
     public let conversationID: String
     public let joiner: InviteKitCrypto.Secp256k1.XOnlyPublicKey
@@ -33,7 +33,7 @@ public struct PendingJoin: Sendable {
     public let inviteTag: String?
     let commit: PendingCommit
     /// The kind-445 Commit to publish.
-    public var commitEvent: NostrEvent { commit.event }
+    public var event: NostrEvent { commit.event }
 }
 
 /// A join request from a Whistle code, waiting for an admin.

@@ -4,14 +4,14 @@ import InviteKitNostr
 import InviteKitInvites
 import InviteKitMLS
 
-/// The inviter's side of a join (REFERENCE §4).
+/// The inviter's side of a join (PROTOCOL.md §8).
 ///
 /// Order for each gift-wrapped message: ignore own messages; drop duplicates (by rumor id);
 /// only join requests go on; then the invite's signature and creator (nothing is ever sent for
 /// a forged invite), the invite's expiry (no reply), the conversation (not found, expired or
 /// revoked tag → one reply), the joiner's KeyPackage (→ one reply), and last the single-use
 /// consumption (→ one reply if another join already used it). On success it builds the Commit;
-/// the Welcome comes only from ``confirmCommitPublished(_:acknowledgedBy:)``.
+/// the Welcome comes only from ``confirmPublished(_:acknowledgedBy:)``.
 public final class JoinRequestProcessor: @unchecked Sendable {
     public let inviter: Secp256k1.PrivateKey
     private let consumedTags: any ConsumedTagStore
@@ -44,6 +44,27 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         }
     }
 
+    /// A signed invite to a hosted group, made with this inviter's key. `conversationID` may be
+    /// either of the group's ids (``HostedGroup/conversationID`` or ``HostedGroup/nostrGroupID``);
+    /// a `nil` ``InviteOptions/tag`` takes the group's current tag, and empty relays take the
+    /// group's relays, so the invite is one this processor accepts.
+    public func invite(for conversationID: String, options: InviteOptions = InviteOptions(),
+                       using rng: RandomSource? = nil) throws -> SignedInvite {
+        guard let group = lock.withLock({ Self.find(conversationID, in: groups) }) else {
+            throw InviteKitError(.conversationNotFound, underlyingCode: "conversation_not_found")
+        }
+        var options = options
+        if options.tag == nil { options.tag = group.currentTag }
+        if options.relays.isEmpty { options.relays = group.relays }
+        return try SignedInvite.create(conversationID: group.conversationID, creator: inviter, options: options, using: rng ?? self.rng)
+    }
+
+    /// The hosted group with this id: the private conversation id first, else the `h`-tag id, so
+    /// an invite or code made with either finds its group.
+    private static func find(_ id: String, in groups: [String: HostedGroup]) -> HostedGroup? {
+        groups[id] ?? groups.values.first { $0.nostrGroupID == id }
+    }
+
     /// Replaces a hosted group's session (after the caller applied other commits to it).
     public func update(_ conversationID: String, session: GroupSession) {
         lock.withLock { groups[conversationID]?.session = session }
@@ -71,19 +92,18 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         let invite: SignedInvite
         do { invite = try SignedInvite(link: text) } catch { return .dropped(InviteKitError.from(error)) }
         let snapshot = lock.withLock { groups }
-        let state = InviteCreatorState(key: inviter, currentTag: { snapshot[$0]?.currentTag })
+        let state = InviteCreatorState(key: inviter, currentTag: { Self.find($0, in: snapshot)?.currentTag })
         let now = clock()
         let result = InviteValidator.validate(invite, context: InviteValidationContext(now: now, creator: state))
         let tag = invite.payload.tag
-        // Silent failures first: a forged or foreign invite, then an expired one.
-        if let e = result.signature.error { return .dropped(InviteKitError.from(e)) }
-        if let e = result.inviteExpiry.error { return .dropped(InviteKitError.from(e)) }
-        if case .failed(let e) = result.conversation, e.code != .conversationNotFound { return .dropped(InviteKitError.from(e)) }
-        // Failures the joiner is told about, one reply at most.
-        for outcome in [result.conversation, result.conversationExpiry, result.revocation] {
-            if let e = outcome.error, let type = InviteKitError.joinErrorType(for: e.code) { return reply(type, tag: tag, to: joiner) }
+        // The verdicts in check order; the first failure decides. The one mapping says whether
+        // the joiner is told (one reply) or nothing is sent (forged, foreign, expired invites).
+        for verdict in result.verdicts {
+            guard let e = verdict.outcome.error else { continue }
+            guard let type = InviteKitError.joinErrorType(for: e.code) else { return .dropped(InviteKitError.from(e)) }
+            return reply(type, tag: tag, to: joiner)
         }
-        guard let conversationID = result.conversationId, let group = snapshot[conversationID] else {
+        guard let id = result.conversationID, let group = Self.find(id, in: snapshot) else {
             return reply(.conversationNotFound, tag: tag, to: joiner)
         }
         let validated: ValidatedKeyPackage
@@ -93,7 +113,8 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         if group.session.state.members.contains(where: { $0.identity == joiner.rawRepresentation }) {
             return reply(.genericFailure, tag: tag, to: joiner, reason: "already a member")
         }
-        // Single use last, so a rejected join never burns the invite.
+        // Single use last, so a rejected join never burns the invite. This is the one place an
+        // invite is consumed: the validator only reads.
         if invite.payload.expiresAfterUse {
             let key = InviteValidator.consumedKey(creator: inviter.publicKey, tag: tag)
             do {
@@ -104,7 +125,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         }
         do {
             let pending = try group.session.commit([.add(validated.keyPackage)], now: now, rng: rng)
-            return .accepted(PendingJoin(conversationID: conversationID, joiner: joiner, keyPackageEventID: request.keyPackage.id,
+            return .accepted(PendingJoin(conversationID: group.conversationID, joiner: joiner, keyPackageEventID: request.keyPackage.id,
                                          inviteTag: tag, commit: pending))
         } catch {
             return reply(.genericFailure, tag: tag, to: joiner)
@@ -116,7 +137,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         guard code.inviterNpub == NIP19.npub(inviter.publicKey) else {
             return .dropped(InviteKitError(.inviteInvalid, underlyingCode: "creator_mismatch"))
         }
-        guard let group = snapshot.values.first(where: { $0.nostrGroupID == code.groupId || $0.conversationID == code.groupId }),
+        guard let group = Self.find(code.groupId, in: snapshot),
               let joiner = try? NostrKeys.parsePublicKey(request.pubkey) else {
             return .dropped(InviteKitError(.conversationNotFound, underlyingCode: "conversation_not_found"))
         }
@@ -126,17 +147,32 @@ public final class JoinRequestProcessor: @unchecked Sendable {
 
     /// An admin approved a Whistle join request: validate its KeyPackage and build the Commit.
     public func approve(_ approval: PendingApproval) throws -> PendingJoin {
-        guard let group = group(approval.conversationID) else { throw InviteKitError(.conversationNotFound) }
-        let validated = try KeyPackageValidator.validate(approval.request.keyPackage, now: clock())
-        let joiner = try NostrKeys.parsePublicKey(approval.request.pubkey)
-        let pending = try group.session.commit([.add(validated.keyPackage)], now: clock(), rng: rng)
-        return PendingJoin(conversationID: approval.conversationID, joiner: joiner, keyPackageEventID: approval.request.keyPackage.id,
-                           inviteTag: nil, commit: pending)
+        try add(approval.request.keyPackage, to: approval.conversationID, inviteTag: nil)
+    }
+
+    /// Adds the author of a KeyPackage event to a hosted group without an invite, as an admin
+    /// when `asAdmin` is `true`. Only an admin of the group can add (`not_permitted`). Publish
+    /// `pending.event`, then ``confirmPublished(_:acknowledgedBy:)`` releases the
+    /// Welcome, as for a join by invite.
+    public func add(_ keyPackageEvent: NostrEvent, to conversationID: String, asAdmin: Bool = false) throws -> PendingJoin {
+        try add(keyPackageEvent, to: conversationID, inviteTag: nil, asAdmin: asAdmin)
+    }
+
+    private func add(_ keyPackageEvent: NostrEvent, to conversationID: String, inviteTag: String?, asAdmin: Bool = false) throws -> PendingJoin {
+        guard let group = group(conversationID) else { throw InviteKitError(.conversationNotFound) }
+        guard group.session.state.members.contains(where: { $0.isAdmin && $0.identity == inviter.publicKey.rawRepresentation }) else {
+            throw InviteKitError(.notPermitted, underlyingCode: "not_admin")
+        }
+        let validated = try KeyPackageValidator.validate(keyPackageEvent, now: clock())
+        let joiner = try keyPackageEvent.authorKey()
+        let pending = try group.session.commit([.add(validated.keyPackage, isAdmin: asAdmin)], now: clock(), rng: rng)
+        return PendingJoin(conversationID: conversationID, joiner: joiner, keyPackageEventID: keyPackageEvent.id,
+                           inviteTag: inviteTag, commit: pending)
     }
 
     /// The Commit of `pending` was stored by `relays` (at least one): apply it and release the
-    /// gift-wrapped Welcome for the joiner.
-    public func confirmCommitPublished(_ pending: PendingJoin, acknowledgedBy relays: [String]) throws -> [NostrEvent] {
+    /// gift-wrapped Welcome for the joiner. The only place InviteKit releases a Welcome.
+    public func confirmPublished(_ pending: PendingJoin, acknowledgedBy relays: [String]) throws -> [NostrEvent] {
         try lock.withLock {
             guard var group = groups[pending.conversationID] else { throw InviteKitError(.conversationNotFound) }
             let welcomes = try group.session.confirmPublished(pending.commit, acknowledgedBy: relays)

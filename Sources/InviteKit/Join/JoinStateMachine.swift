@@ -1,4 +1,4 @@
-/// The joiner's state machine (REFERENCE §4). Pure: it is fed what happened and decides.
+/// The joiner's state machine (PROTOCOL.md §8.4). Pure: it is fed what happened and decides.
 ///
 /// - An error for another tag, or arriving after a cancel or a finished join, is ignored.
 /// - A Welcome only counts while joining.

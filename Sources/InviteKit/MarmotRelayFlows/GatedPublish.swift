@@ -3,7 +3,7 @@ import InviteKitNostr
 
 /// "Publish X; only once a relay has stored it, release Y."
 ///
-/// Marmot requires this of a Commit and its Welcome (MIP-02; PROTOCOL.md §5): a Welcome sent before any
+/// Marmot requires this of a Commit and its Welcome (Marmot MIP-02; PROTOCOL.md §5.6): a Welcome sent before any
 /// relay acknowledged the Commit lets the joiner reach epoch N+1 while members, who never see the
 /// Commit, stay at N: a fork. So the Welcome is built/sent by `release`, which runs only after at
 /// least one relay answered `OK` (``OKMessage/isStored``) for the gating event.

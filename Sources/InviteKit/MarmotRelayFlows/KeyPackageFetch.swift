@@ -3,7 +3,7 @@ import InviteKitRelay
 import InviteKitCrypto
 import InviteKitNostr
 
-/// Fetching a user's MLS KeyPackage events (Marmot MIP-00; PROTOCOL.md §5): kind 30443 (addressable)
+/// Fetching a user's MLS KeyPackage events (Marmot MIP-00; PROTOCOL.md §4.4): kind 30443 (addressable)
 /// and the legacy kind 443. This returns candidate events only; validating them and choosing one
 /// is the caller's job (the selection rule lives with the MLS layer).
 public enum KeyPackageFetch {

@@ -1,6 +1,6 @@
 import InviteKitCrypto
 
-/// The encrypted conversation id carried in ``InvitePayload/conversationToken`` (REFERENCE §4).
+/// The encrypted conversation id carried in ``InvitePayload/conversationToken`` (PROTOCOL.md §3.4).
 ///
 /// key = HKDF-SHA256(IKM = the creator's 32-byte secret key, salt `"ConvosInviteV1"`,
 /// info `"inbox:" + creatorId`, 32 bytes); ChaCha20-Poly1305 (RFC 8439) with a random 12-byte
@@ -25,21 +25,21 @@ public enum ConversationToken {
     /// The creator id string for an InviteKit creator.
     public static func creatorId(for key: Secp256k1.XOnlyPublicKey) -> String { key.hex }
 
-    /// Encrypts `conversationId` with a fresh nonce from `rng`.
+    /// Encrypts `conversationID` with a fresh nonce from `rng`.
     public static func seal(
-        conversationId: String, creatorKey: Secp256k1.PrivateKey, creatorId: String,
+        conversationID: String, creatorKey: Secp256k1.PrivateKey, creatorId: String,
         using rng: RandomSource = SystemRandom()
     ) throws(InviteError) -> [UInt8] {
-        try seal(conversationId: conversationId, creatorKey: creatorKey, creatorId: creatorId,
+        try seal(conversationID: conversationID, creatorKey: creatorKey, creatorId: creatorId,
                  nonce: rng.bytes(ChaChaPoly.nonceByteCount))
     }
 
     /// Encrypts with a caller-chosen nonce. Only for test vectors: a repeated nonce under one
     /// creator key leaks the XOR of two conversation ids.
     public static func seal(
-        conversationId: String, creatorKey: Secp256k1.PrivateKey, creatorId: String, nonce: [UInt8]
+        conversationID: String, creatorKey: Secp256k1.PrivateKey, creatorId: String, nonce: [UInt8]
     ) throws(InviteError) -> [UInt8] {
-        let plaintext = try encodePlaintext(conversationId)
+        let plaintext = try encodePlaintext(conversationID)
         let key = deriveKey(creatorKey: creatorKey, creatorId: creatorId)
         let sealed: [UInt8]
         do {

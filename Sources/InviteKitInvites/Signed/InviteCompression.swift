@@ -1,6 +1,6 @@
 internal import CZlib
 
-/// The Convos compression framing for serialized invites (REFERENCE §4).
+/// The Convos compression framing for serialized invites (PROTOCOL.md §3.5).
 ///
 /// Written: `0x1F | u32 BE original size | raw DEFLATE (RFC 1951)`, only when that is shorter
 /// than the input. Read: the same, `0x1F | size | zlib stream (RFC 1950)` and a bare zlib stream

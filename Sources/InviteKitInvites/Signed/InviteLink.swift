@@ -1,4 +1,4 @@
-/// Links that carry a signed invite's slug (REFERENCE §4 URL forms).
+/// Links that carry a signed invite's slug (PROTOCOL.md §3.5 link forms).
 public enum InviteLink {
     /// Domain used when the caller names none. A placeholder until InviteKit has a web home
     /// that answers `/v2?i=`; pass your own with `domain:`.

@@ -16,7 +16,10 @@ public struct InviteOptions: Sendable, Hashable {
     public var conversationExpiresAtUnix: Int64?
     /// The invite admits one joiner (`expiresAfterUse`).
     public var singleUse: Bool
-    /// The group's current tag; a fresh one is drawn when `nil`.
+    /// The group's current tag. When `nil`, `SignedInvite.create` draws a fresh one, which
+    /// matches no existing group's tag: a creator that checks tags (InviteKit's
+    /// `JoinRequestProcessor`) refuses such an invite as revoked. `JoinRequestProcessor.invite(for:)`
+    /// fills in the hosted group's current tag instead.
     public var tag: String?
 
     /// Options; all optional, not single use by default.

@@ -1,4 +1,4 @@
-/// The signed content of a Convos-format invite (`InvitePayload`, REFERENCE §4).
+/// The signed content of a Convos-format invite (`InvitePayload`, PROTOCOL.md §3.2).
 ///
 /// Fields 1–10 are Convos's, with Convos's numbers and types. InviteKit adds field 100
 /// (`relays`, repeated string): a Nostr joiner must know where to send its join request,

@@ -1,6 +1,6 @@
 import InviteKitCrypto
 
-/// The text form of a signed invite (REFERENCE §4): the (possibly compressed) serialized
+/// The text form of a signed invite (PROTOCOL.md §3.5): the (possibly compressed) serialized
 /// ``SignedInvite`` as base64url without padding, with `*` after every 300 characters because
 /// messengers break long unbroken tokens.
 public enum InviteSlug {

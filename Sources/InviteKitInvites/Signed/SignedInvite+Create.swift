@@ -1,19 +1,33 @@
 import InviteKitCrypto
 
 extension SignedInvite {
-    /// Builds and signs an invite to `conversationId` (the Nostr group id): seals the
-    /// conversation token, sets creator_inbox_id to the creator's x-only key, signs.
+    /// Builds and signs an invite to `conversationID`: seals the conversation token, sets
+    /// creator_inbox_id to the creator's x-only key, signs.
+    ///
+    /// `conversationID` is whatever the creator looks conversations up by when a join request
+    /// comes back; only the creator can read it. With InviteKit's join flow, prefer
+    /// `JoinRequestProcessor.invite(for:options:using:)`, which fills in the hosted group's id
+    /// and current tag (an invite with any other tag reads as revoked, PROTOCOL.md §8.3).
+    public static func create(
+        conversationID: String, creator: Secp256k1.PrivateKey, options: InviteOptions = InviteOptions(),
+        using rng: RandomSource = SystemRandom()
+    ) throws(InviteError) -> SignedInvite {
+        let creatorId = ConversationToken.creatorId(for: creator.publicKey)
+        let token = try ConversationToken.seal(conversationID: conversationID, creatorKey: creator, creatorId: creatorId, using: rng)
+        return try create(token: token, creator: creator, options: options, using: rng)
+    }
+
+    /// The earlier spelling of ``create(conversationID:creator:options:using:)``.
+    @available(*, deprecated, renamed: "create(conversationID:creator:options:using:)")
     public static func create(
         conversationId: String, creator: Secp256k1.PrivateKey, options: InviteOptions = InviteOptions(),
         using rng: RandomSource = SystemRandom()
     ) throws(InviteError) -> SignedInvite {
-        let creatorId = ConversationToken.creatorId(for: creator.publicKey)
-        let token = try ConversationToken.seal(conversationId: conversationId, creatorKey: creator, creatorId: creatorId, using: rng)
-        return try create(token: token, creator: creator, options: options, using: rng)
+        try create(conversationID: conversationId, creator: creator, options: options, using: rng)
     }
 
-    /// As ``create(conversationId:creator:options:using:)`` with an already sealed token
-    /// (vectors use a fixed nonce through ``ConversationToken/seal(conversationId:creatorKey:creatorId:nonce:)``).
+    /// As ``create(conversationID:creator:options:using:)`` with an already sealed token
+    /// (vectors use a fixed nonce through ``ConversationToken/seal(conversationID:creatorKey:creatorId:nonce:)``).
     public static func create(
         token: [UInt8], creator: Secp256k1.PrivateKey, options: InviteOptions,
         using rng: RandomSource = SystemRandom()
@@ -32,7 +46,7 @@ extension SignedInvite {
     }
 
     /// Opens the conversation token: only the creator can.
-    public func conversationId(creatorKey: Secp256k1.PrivateKey) throws(InviteError) -> String {
+    public func conversationID(creatorKey: Secp256k1.PrivateKey) throws(InviteError) -> String {
         try ConversationToken.open(payload.conversationToken, creatorKey: creatorKey,
                                    creatorId: ConversationToken.creatorId(for: creatorKey.publicKey))
     }

@@ -1,4 +1,4 @@
-/// A Convos-format signed invite (`SignedInvite`, REFERENCE §4): field 1 the serialized
+/// A Convos-format signed invite (`SignedInvite`, PROTOCOL.md §3.2): field 1 the serialized
 /// ``InvitePayload`` exactly as signed, field 2 a 65-byte recoverable ECDSA signature over
 /// SHA-256 of those bytes.
 ///

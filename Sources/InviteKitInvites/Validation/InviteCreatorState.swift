@@ -8,10 +8,10 @@ public struct InviteCreatorState: Sendable {
     public var key: Secp256k1.PrivateKey
     /// The conversation's current invite tag, or `nil` when no such conversation exists
     /// (`conversation_not_found`).
-    public var currentTag: @Sendable (_ conversationId: String) -> String?
+    public var currentTag: @Sendable (_ conversationID: String) -> String?
 
     /// State for `key` with a tag lookup.
-    public init(key: Secp256k1.PrivateKey, currentTag: @escaping @Sendable (_ conversationId: String) -> String?) {
+    public init(key: Secp256k1.PrivateKey, currentTag: @escaping @Sendable (_ conversationID: String) -> String?) {
         self.key = key
         self.currentTag = currentTag
     }

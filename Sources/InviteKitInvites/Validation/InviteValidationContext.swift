@@ -8,11 +8,10 @@ public struct InviteValidationContext: Sendable {
     public var expectedCreator: Secp256k1.XOnlyPublicKey?
     /// The group's current tag (creator side). An invite with another tag was revoked.
     public var currentTag: String?
-    /// Single-use bookkeeping (creator side). Without a store the single-use check is skipped.
+    /// Single-use bookkeeping (creator side), only read: validation never consumes an invite
+    /// (the join flow consumes once every other check passed). Without a store the single-use
+    /// check is skipped.
     public var store: (any ConsumedTagStore)?
-    /// When `true`, a valid single-use invite is consumed (atomically) by this validation;
-    /// when `false`, the store is only read.
-    public var consume: Bool
     /// Creator side: opens the conversation token and looks the conversation up, which enables
     /// the `conversation` check and takes the current tag from the lookup (overriding
     /// ``currentTag``).
@@ -21,13 +20,12 @@ public struct InviteValidationContext: Sendable {
     /// A context; without a tag or store, revocation and single use are skipped.
     public init(
         now: Int64, expectedCreator: Secp256k1.XOnlyPublicKey? = nil, currentTag: String? = nil,
-        store: (any ConsumedTagStore)? = nil, consume: Bool = false, creator: InviteCreatorState? = nil
+        store: (any ConsumedTagStore)? = nil, creator: InviteCreatorState? = nil
     ) {
         self.creator = creator
         self.now = now
         self.expectedCreator = expectedCreator
         self.currentTag = currentTag
         self.store = store
-        self.consume = consume
     }
 }

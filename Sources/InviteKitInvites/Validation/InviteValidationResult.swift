@@ -6,10 +6,10 @@ public struct InviteValidationResult: Hashable, Sendable {
     public var signature: InviteCheckOutcome = .skipped
     /// `invite_expired`.
     public var inviteExpiry: InviteCheckOutcome = .skipped
-    /// `conversation_expired`.
-    public var conversationExpiry: InviteCheckOutcome = .skipped
     /// Creator side only: `token_*` when the token does not open, `conversation_not_found`.
     public var conversation: InviteCheckOutcome = .skipped
+    /// `conversation_expired`.
+    public var conversationExpiry: InviteCheckOutcome = .skipped
     /// `invite_revoked`.
     public var revocation: InviteCheckOutcome = .skipped
     /// `invite_already_used`, `store_unavailable`.
@@ -17,19 +17,30 @@ public struct InviteValidationResult: Hashable, Sendable {
     /// The verified creator, when the signature checked out.
     public var creator: Secp256k1.XOnlyPublicKey?
     /// The conversation the token names, when the creator opened it.
-    public var conversationId: String?
-    /// `true` when this validation consumed the single-use invite.
-    public var consumed = false
+    public var conversationID: String?
 
     /// Every check skipped.
     public init() {}
 
-    /// The first failure, in check order: signature, invite expiry, conversation expiry,
-    /// conversation, revocation, single use.
-    public var error: InviteError? {
-        signature.error ?? inviteExpiry.error ?? conversationExpiry.error ?? conversation.error ?? revocation.error
-            ?? singleUse.error
+    /// Every check's outcome, in the order the checks run (``InviteCheck/allCases``).
+    public var verdicts: [InviteCheckVerdict] {
+        InviteCheck.allCases.map { InviteCheckVerdict(check: $0, outcome: self[$0]) }
     }
+
+    /// The outcome of one check.
+    public subscript(check: InviteCheck) -> InviteCheckOutcome {
+        switch check {
+        case .signature: return signature
+        case .inviteExpiry: return inviteExpiry
+        case .conversation: return conversation
+        case .conversationExpiry: return conversationExpiry
+        case .revocation: return revocation
+        case .singleUse: return singleUse
+        }
+    }
+
+    /// The first failure, in check order (``verdicts``).
+    public var error: InviteError? { verdicts.lazy.compactMap(\.outcome.error).first }
 
     /// `true` when no check failed.
     public var isValid: Bool { error == nil }

@@ -2,13 +2,15 @@ import InviteKitCrypto
 
 /// Validates signed invites.
 ///
-/// Checks, in order: signature (and creator), invite expiry, conversation expiry, conversation
-/// (creator side: the token opens and names an existing conversation), revocation, single use.
+/// Checks, in the order of ``InviteCheck``: signature (and creator), invite expiry, conversation
+/// (creator side: the token opens and names an existing conversation), conversation expiry,
+/// revocation, single use (PROTOCOL.md §3.7).
 ///
 /// The signature is checked first, and when it fails nothing else is examined: the other
 /// fields of a forged invite mean nothing, and reporting "expired" for one would tell a forger
-/// which fields matter. The single-use check runs last and consumes the invite only when every
-/// other check passed, so a rejected join never burns an invite.
+/// which fields matter. Validation only reads: it never consumes a single-use invite. The
+/// caller that acts on the verdicts consumes (in the join flow, `JoinRequestProcessor`, after
+/// every other check passed), so a rejected join never burns an invite.
 public enum InviteValidator {
     /// Runs every check (see the type's discussion for the order) and never throws: each
     /// outcome is in the result.
@@ -32,15 +34,12 @@ public enum InviteValidator {
         if let exp = p.expiresAtUnix {
             r.inviteExpiry = context.now >= exp ? .failed(InviteError(.inviteExpired)) : .passed
         }
-        if let exp = p.conversationExpiresAtUnix {
-            r.conversationExpiry = context.now >= exp ? .failed(InviteError(.conversationExpired)) : .passed
-        }
         var currentTag = context.currentTag
         if let state = context.creator {
             do {
                 let id = try ConversationToken.open(p.conversationToken, creatorKey: state.key,
                                                     creatorId: ConversationToken.creatorId(for: creator))
-                r.conversationId = id
+                r.conversationID = id
                 if let tag = state.currentTag(id) {
                     currentTag = tag
                     r.conversation = .passed
@@ -51,6 +50,9 @@ public enum InviteValidator {
                 r.conversation = .failed(error)
             }
         }
+        if let exp = p.conversationExpiresAtUnix {
+            r.conversationExpiry = context.now >= exp ? .failed(InviteError(.conversationExpired)) : .passed
+        }
         if let current = currentTag {
             r.revocation = ConstantTime.equals(Array(current.utf8), Array(p.tag.utf8))
                 ? .passed : .failed(InviteError(.inviteRevoked))
@@ -59,13 +61,7 @@ public enum InviteValidator {
             if r.error != nil { return r }
             let key = consumedKey(creator: creator, tag: p.tag)
             do {
-                if context.consume {
-                    let won = try store.consume(key)
-                    r.singleUse = won ? .passed : .failed(InviteError(.inviteAlreadyUsed))
-                    r.consumed = won
-                } else {
-                    r.singleUse = try store.isConsumed(key) ? .failed(InviteError(.inviteAlreadyUsed)) : .passed
-                }
+                r.singleUse = try store.isConsumed(key) ? .failed(InviteError(.inviteAlreadyUsed)) : .passed
             } catch {
                 r.singleUse = .failed(error)
             }

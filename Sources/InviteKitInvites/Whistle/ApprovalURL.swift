@@ -1,6 +1,6 @@
 import InviteKitCrypto
 
-/// The approval link an invitee sends back to the inviter (REFERENCE §3):
+/// The approval link an invitee sends back to the inviter (PROTOCOL.md §3.1):
 /// `whistle://addmember/<pubkeyHex>/<groupId percent-encoded>`.
 public struct ApprovalURL: Hashable, Sendable {
     /// Scheme and host of approval links.

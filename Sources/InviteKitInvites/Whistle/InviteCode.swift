@@ -1,4 +1,4 @@
-/// A Whistle invite code (REFERENCE §3): `{relay, inviterNpub, groupId}`, as standard padded
+/// A Whistle invite code (PROTOCOL.md §3.1): `{relay, inviterNpub, groupId}`, as standard padded
 /// base64 of a JSON object.
 ///
 /// Encoding is canonical (see ``canonicalJSON``) so the same invite always gives the same code;

@@ -1,9 +1,12 @@
 import InviteKitCrypto
 
 /// Errors from the MLS codec, KeyPackages, their events and the MLS crypto helpers.
-public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
+public typealias MLSError = CodedFailure<MLSErrorCodes.Code>
+
+/// The namespace of ``MLSError``'s codes.
+public enum MLSErrorCodes {
     /// Stable machine-readable reasons.
-    public enum Code: String, Sendable, CaseIterable {
+    public enum Code: String, FailureCode {
         /// Input ended before a field was complete.
         case truncated
         /// A variable-length integer used the reserved `0b11` prefix (RFC 9420 §2.1.2).
@@ -83,15 +86,4 @@ public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidSender = "invalid_sender"
     }
 
-    public let code: Code
-    public let detail: String
-
-    public init(_ code: Code, _ detail: String = "") {
-        self.code = code
-        self.detail = detail
-    }
-
-    public var description: String { detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)" }
 }
-
-extension MLSError: CodedError { public var codeName: String { code.rawValue } }

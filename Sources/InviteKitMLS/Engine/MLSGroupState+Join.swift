@@ -68,7 +68,7 @@ extension MLSGroupState {
     }
 
     /// Decrypts a Welcome's GroupInfo with `welcome_key`/`welcome_nonce` (RFC 9420 §12.4.3.1).
-    static func openGroupInfo(welcome: Welcome, joinerSecret: SecureBytes) throws -> GroupInfo {
+    package static func openGroupInfo(welcome: Welcome, joinerSecret: SecureBytes) throws -> GroupInfo {
         let suite = welcome.cipherSuite
         let schedule = try KeySchedule.fromJoinerSecret(joinerSecret, groupContext: [], suite: suite)
         let (key, nonce) = try KeySchedule.welcomeKeyAndNonce(welcomeSecret: schedule.welcomeSecret, suite: suite)
@@ -79,7 +79,7 @@ extension MLSGroupState {
     }
 
     /// Checks `MAC(confirmation_key, confirmed_transcript_hash)` in constant time (RFC 9420 §8.1).
-    static func verifyConfirmationTag(_ tag: [UInt8], key: SecureBytes, confirmed: [UInt8]) throws {
+    package static func verifyConfirmationTag(_ tag: [UInt8], key: SecureBytes, confirmed: [UInt8]) throws {
         let expected = HMACSHA256.authenticate(confirmed, key: key)
         guard ConstantTime.equals(expected, tag) else { throw MLSError(.invalidConfirmationTag, "confirmation tag does not verify") }
     }

@@ -1,7 +1,7 @@
 import InviteKitCrypto
 import InviteKitNostr
 
-/// Kind-445 group events (REFERENCE §2): `["h", nostr_group_id hex]`, signed by a fresh ephemeral
+/// Kind-445 group events (Marmot MIP-03; PROTOCOL.md §5.4): `["h", nostr_group_id hex]`, signed by a fresh ephemeral
 /// key per event, content = base64(nonce || ChaCha20-Poly1305 ciphertext).
 public enum GroupEvent {
     public static let kind = 445

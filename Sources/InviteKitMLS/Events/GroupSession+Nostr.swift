@@ -23,34 +23,8 @@ extension GroupSession {
         return PendingCommit(event: event, bundle: bundle, sealed: sealed)
     }
 
-    /// Adds the owners of validated KeyPackage events (see ``KeyPackageValidator/select(_:now:skew:)``),
-    /// with any other actions, as one commit.
-    public func commit(adding keyPackages: [ValidatedKeyPackage], _ actions: [CommitAction] = [], now: Int64 = UnixTime.now(),
-                       rng: RandomSource = SystemRandom()) throws -> PendingCommit {
-        var pending = try commit(keyPackages.map { .add($0.keyPackage) } + actions, now: now, rng: rng)
-        for kp in keyPackages { pending.keyPackageEvents[kp.reference] = kp.event }
-        return pending
-    }
-
-    /// ``confirmPublished(_:acknowledgedBy:)`` and then each Welcome as a kind-444 rumor gift-wrapped
-    /// from `committer` to the KeyPackage event's author (commits made with
-    /// ``commit(adding:_:now:rng:)``). Returns the wraps to publish.
-    public mutating func confirmPublished(_ pending: PendingCommit, acknowledgedBy relays: [String], wrappingWelcomesFrom committer: Secp256k1.PrivateKey,
-                                          welcomeRelays: [String], now: Int64 = UnixTime.now(),
-                                          rng: RandomSource = SystemRandom()) throws -> [NostrEvent] {
-        let welcomes = try confirmPublished(pending, acknowledgedBy: relays)
-        return try welcomes.map { w in
-            guard let kpEvent = pending.keyPackageEvents[w.keyPackageRef] else {
-                throw GroupError(.unknownKeyPackage, "no KeyPackage event recorded for a Welcome")
-            }
-            let joiner: Secp256k1.XOnlyPublicKey
-            do { joiner = try kpEvent.authorKey() } catch { throw GroupError(.invalidEvent, "KeyPackage event author") }
-            return try WelcomeEvent.giftWrap(w, keyPackageEventID: kpEvent.id, relays: welcomeRelays, from: committer, to: joiner, now: now, rng: rng)
-        }
-    }
-
     /// The explicit "commit published" step: `relays` are the relays that acknowledged the commit
-    /// event (at least one). Only now are the Welcomes released (REFERENCE §2 state-fork rule).
+    /// event (at least one). Only now are the Welcomes released (Marmot MIP-02 state-fork rule; PROTOCOL.md §5.6).
     public mutating func confirmPublished(_ pending: PendingCommit, acknowledgedBy relays: [String]) throws -> [LegacyWelcome] {
         guard !relays.isEmpty else { throw GroupError(.commitNotPublished, "no relay acknowledged the commit") }
         guard let id = Hex.decode(pending.event.id, count: 32) else { throw GroupError(.invalidEvent, "event id") }

@@ -1,7 +1,7 @@
 import InviteKitCrypto
 import InviteKitNostr
 
-/// Marmot KeyPackage events (MIP-00): kind 30443 (addressable), legacy kind 443 on read.
+/// Marmot KeyPackage events (Marmot MIP-00; PROTOCOL.md §4.4): kind 30443 (addressable), legacy kind 443 on read.
 public enum KeyPackageEvent {
     public static let kind = 30443
     public static let legacyKind = 443

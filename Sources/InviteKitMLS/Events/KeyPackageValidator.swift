@@ -1,7 +1,7 @@
 import InviteKitCrypto
 import InviteKitNostr
 
-/// Validation of inbound KeyPackage events (MIP-00, issue 4) and the selection rule.
+/// Validation of inbound KeyPackage events (Marmot MIP-00; PROTOCOL.md §4.4) and the selection rule.
 public enum KeyPackageValidator {
     /// Checks, in order: kind 30443 (or legacy 443); the event id and signature; an `encoding` tag
     /// saying `base64` (required, as MDK requires it) over strict padded base64; the content decodes to a KeyPackage; `mls_protocol_version` 1.0, `mls_ciphersuite` 0x0001
@@ -93,7 +93,7 @@ public enum KeyPackageValidator {
 
     /// Picks the KeyPackage to invite with from one user's events: invalid ones are dropped (and
     /// reported), then non-last-resort is preferred, then the newest `created_at`, then the smallest
-    /// event id (REFERENCE §2).
+    /// event id (PROTOCOL.md §4.4).
     public static func select(_ events: [NostrEvent], now: Int64 = UnixTime.now(),
                               skew: UInt64 = KeyPackageEvent.defaultClockSkew) -> (chosen: ValidatedKeyPackage?, valid: [ValidatedKeyPackage], rejected: [(event: NostrEvent, error: MLSError)]) {
         var valid: [ValidatedKeyPackage] = []

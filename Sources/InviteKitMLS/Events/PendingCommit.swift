@@ -6,7 +6,4 @@ public struct PendingCommit: Sendable {
     public let event: NostrEvent
     public let bundle: CommitBundle
     let sealed: [UInt8]
-    /// KeyPackage events of the members this commit adds, by KeyPackageRef (for the Welcomes' `e`
-    /// tag and gift-wrap recipient).
-    var keyPackageEvents: [[UInt8]: NostrEvent] = [:]
 }

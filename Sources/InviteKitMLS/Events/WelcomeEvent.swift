@@ -1,7 +1,7 @@
 import InviteKitCrypto
 import InviteKitNostr
 
-/// Welcome rumors (REFERENCE §2): kind 444, unsigned, gift-wrapped (NIP-59) to the joiner; tags
+/// Welcome rumors (Marmot MIP-02; PROTOCOL.md §5.6): kind 444, unsigned, gift-wrapped (NIP-59) to the joiner; tags
 /// `relays`, `e` (the KeyPackage event id), `encoding`; content = base64 of the ``Welcome``.
 public enum WelcomeEvent {
     public static let kind = 444

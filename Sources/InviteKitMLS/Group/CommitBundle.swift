@@ -1,5 +1,5 @@
 /// A commit this member made, not yet merged. Its Welcomes are only handed out by
-/// ``GroupSession/confirmPublished(_:sealed:createdAt:eventID:)`` (the state-fork rule, REFERENCE §2).
+/// ``GroupSession/confirmPublished(_:sealed:createdAt:eventID:)`` (the state-fork rule, PROTOCOL.md §5.6).
 public struct CommitBundle: Sendable {
     /// The signed commit (content type `commit`) with its confirmation tag.
     public let plaintext: GroupEventPlaintext

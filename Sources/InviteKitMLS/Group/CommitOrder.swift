@@ -1,4 +1,4 @@
-/// Where a commit sits in the tie-break order of REFERENCE §2: earliest `created_at`, then the
+/// Where a commit sits in the tie-break order of PROTOCOL.md §5.7: earliest `created_at`, then the
 /// lexicographically smallest event id.
 public struct CommitOrder: Hashable, Sendable, Comparable {
     public let createdAt: Int64

@@ -1,8 +1,11 @@
 import InviteKitCrypto
 
 /// Errors of the simplified group model (PROTOCOL.md §5).
-public struct GroupError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, CaseIterable {
+public typealias GroupError = CodedFailure<GroupErrorCodes.Code>
+
+/// The namespace of ``GroupError``'s codes.
+public enum GroupErrorCodes {
+    public enum Code: String, FailureCode {
         /// Bytes did not parse as the stated structure.
         case malformed
         /// A signature did not verify (forged commit, message or GroupInfo).
@@ -39,16 +42,4 @@ public struct GroupError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The Nostr event is not a valid group event.
         case invalidEvent = "invalid_event"
     }
-
-    public let code: Code
-    public let detail: String
-
-    public init(_ code: Code, _ detail: String = "") {
-        self.code = code
-        self.detail = detail
-    }
-
-    public var description: String { detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)" }
 }
-
-extension GroupError: CodedError { public var codeName: String { code.rawValue } }

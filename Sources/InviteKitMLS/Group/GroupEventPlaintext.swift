@@ -56,7 +56,7 @@ public struct GroupEventPlaintext: Hashable, Sendable, TLSCodable {
     /// uint64 epoch; uint32 sender_index; opaque body<V>;`. The signature is
     /// `SignWithLabel(key, "GroupEventTBS", tbs_hash)`: hashing first keeps Ed25519's two passes
     /// off the (large) commit body.
-    func tbsHash(groupContext: [UInt8]) -> [UInt8] {
+    package func tbsHash(groupContext: [UInt8]) -> [UInt8] {
         var head = TLSWriter(capacity: groupContext.count + 32)
         head.writeOpaque(groupContext)
         head.writeUInt8(contentType.rawValue)
@@ -69,5 +69,5 @@ public struct GroupEventPlaintext: Hashable, Sendable, TLSCodable {
         return h.finalize()
     }
 
-    static let signLabel = "GroupEventTBS"
+    package static let signLabel = "GroupEventTBS"
 }

@@ -81,7 +81,7 @@ public struct GroupSession: Sendable {
 
     /// Merges this member's own commit once relays acknowledged it, and only then returns its
     /// Welcomes (sending a Welcome before the Commit is published forks the joiner's state,
-    /// REFERENCE §2). If a better commit for the same epoch was already applied, the own commit
+    /// Marmot MIP-02; PROTOCOL.md §5.6). If a better commit for the same epoch was already applied, the own commit
     /// lost: `superseded` is thrown and no Welcome is released.
     public mutating func confirmPublished(_ commit: CommitBundle, sealed: [UInt8], createdAt: Int64, eventID: [UInt8]) throws -> [LegacyWelcome] {
         guard isMember else { throw GroupError(.notAMember) }

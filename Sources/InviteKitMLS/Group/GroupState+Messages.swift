@@ -15,7 +15,7 @@ extension GroupState {
     }
 
     /// `nonce(12) || ChaCha20-Poly1305(message_key, nonce, aad = "", plaintext)` — the bytes whose
-    /// base64 is a kind-445 content (REFERENCE §2, MDK ≥ 0.7).
+    /// base64 is a kind-445 content (Marmot MIP-03; PROTOCOL.md §5.4; MDK ≥ 0.7).
     public func encrypt(_ pt: GroupEventPlaintext, rng: RandomSource = SystemRandom()) throws -> [UInt8] {
         let nonce = rng.bytes(12)
         var w = TLSWriter(capacity: pt.body.count + 128)

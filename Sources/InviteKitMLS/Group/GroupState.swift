@@ -9,13 +9,13 @@ public struct GroupState: Sendable {
     /// The public id carried in the `h` tag.
     public let nostrGroupID: [UInt8]
     public internal(set) var epoch: UInt64
-    public internal(set) var members: [GroupMember]
+    public package(set) var members: [GroupMember]
     var memberHashes: [[UInt8]]
     var confirmedTranscriptHash: [UInt8]
     var interimTranscriptHash: [UInt8]
-    var secrets: LegacyEpochSecrets
+    package var secrets: LegacyEpochSecrets
     /// Serialized ``GroupContext`` of this epoch.
-    var contextBytes: [UInt8]
+    package var contextBytes: [UInt8]
     /// This member's Nostr identity.
     public let ownIdentity: [UInt8]
     var encryptionKey: X25519.PrivateKey

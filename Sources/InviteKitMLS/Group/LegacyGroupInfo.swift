@@ -29,7 +29,7 @@ public struct LegacyGroupInfo: Hashable, Sendable, TLSCodable {
 
     /// Parses a GroupInfo and hashes, from the received bytes themselves, each member entry and the
     /// signed prefix (so a 1,000-member roster is not re-serialized to be hashed).
-    static func parseHashing(_ reader: inout TLSReader) throws -> (info: LegacyGroupInfo, memberHashes: [[UInt8]], tbsHash: [UInt8]) {
+    package static func parseHashing(_ reader: inout TLSReader) throws -> (info: LegacyGroupInfo, memberHashes: [[UInt8]], tbsHash: [UInt8]) {
         let start = reader.position
         let ctx = try LegacyGroupContext(from: &reader)
         let n = try reader.readVarint()
@@ -64,5 +64,5 @@ public struct LegacyGroupInfo: Hashable, Sendable, TLSCodable {
         writer.writeOpaque(signature)
     }
 
-    static let signLabel = "GroupInfoTBS"
+    package static let signLabel = "GroupInfoTBS"
 }

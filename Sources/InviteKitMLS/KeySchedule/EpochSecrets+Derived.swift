@@ -14,7 +14,7 @@ extension EpochSecrets {
         Self.confirmationTag(confirmationKey: confirmationKey, confirmedTranscriptHash: confirmedTranscriptHash)
     }
 
-    static func confirmationTag<K: ContiguousBytes>(confirmationKey: K, confirmedTranscriptHash: [UInt8]) -> [UInt8] {
+    package static func confirmationTag<K: ContiguousBytes>(confirmationKey: K, confirmedTranscriptHash: [UInt8]) -> [UInt8] {
         HMACSHA256.authenticate(confirmedTranscriptHash, key: confirmationKey)
     }
 

@@ -15,7 +15,7 @@ public enum KeySchedule {
 
     /// As ``nextEpoch(initSecret:commitSecret:groupContext:suite:)`` with an explicit `psk_secret`
     /// (the conformance vectors use non-zero ones; `nil` means all zeros).
-    static func nextEpoch<I: ContiguousBytes, C: ContiguousBytes>(initSecret: I, commitSecret: C, pskSecret: SecureBytes?,
+    package static func nextEpoch<I: ContiguousBytes, C: ContiguousBytes>(initSecret: I, commitSecret: C, pskSecret: SecureBytes?,
                                                                   groupContext: [UInt8], suite: CipherSuite) throws -> EpochSecrets {
         guard suite.isSupported else { throw MLSError(.unsupportedCipherSuite, suite.description) }
         let extracted = HKDF.extract(salt: initSecret, ikm: commitSecret)
@@ -29,7 +29,7 @@ public enum KeySchedule {
         try fromJoinerSecret(joinerSecret, pskSecret: nil, groupContext: groupContext, suite: suite)
     }
 
-    static func fromJoinerSecret(_ joinerSecret: SecureBytes, pskSecret: SecureBytes?, groupContext: [UInt8],
+    package static func fromJoinerSecret(_ joinerSecret: SecureBytes, pskSecret: SecureBytes?, groupContext: [UInt8],
                                  suite: CipherSuite) throws -> EpochSecrets {
         guard suite.isSupported else { throw MLSError(.unsupportedCipherSuite, suite.description) }
         let psk = pskSecret ?? SecureBytes(zeroedCount: suite.hashLength)

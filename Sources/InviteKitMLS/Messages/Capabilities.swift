@@ -16,7 +16,7 @@ public struct Capabilities: Hashable, Sendable, TLSCodable {
 
     /// What Marmot KeyPackages advertise: MLS 1.0, suite 0x0001, extensions 0xf2ee (Marmot group
     /// data) and 0x000a (last_resort), proposal 0x000a (SelfRemove), basic credentials
-    /// (REFERENCE §2, the `mls_extensions` / `mls_proposals` tags).
+    /// (Marmot MIP-00; PROTOCOL.md §4.4, the `mls_extensions` / `mls_proposals` tags).
     public static let marmot = Capabilities(
         versions: [ProtocolVersion.mls10.rawValue],
         cipherSuites: [CipherSuite.x25519Aes128GcmSha256Ed25519.rawValue],

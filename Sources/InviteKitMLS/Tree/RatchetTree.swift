@@ -34,7 +34,7 @@ public struct RatchetTree: Hashable, Sendable {
     /// Number of leaf slots (a power of two), blank or not.
     public var leafCount: UInt32 { UInt32((nodes.count + 1) / 2) }
 
-    var root: UInt32 { TreeMath.root(leafCount: leafCount) }
+    package var root: UInt32 { TreeMath.root(leafCount: leafCount) }
 
     /// The node at node index `index`, `nil` when blank or out of range.
     public subscript(node index: UInt32) -> Node? {

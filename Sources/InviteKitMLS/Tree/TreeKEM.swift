@@ -13,7 +13,7 @@ public enum TreeKEM {
     static let encryptLabel = "UpdatePathNode"
 
     /// `DeriveKeyPair(DeriveSecret(path_secret, "node"))` (RFC 9420 §7.4).
-    static func nodeKey(pathSecret: SecureBytes) throws -> X25519.PrivateKey {
+    package static func nodeKey(pathSecret: SecureBytes) throws -> X25519.PrivateKey {
         try HPKE.deriveKeyPair(ikm: MLSCrypto.deriveSecret(secret: pathSecret, label: "node"))
     }
 

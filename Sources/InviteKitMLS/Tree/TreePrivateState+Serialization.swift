@@ -51,7 +51,7 @@ extension TreePrivateState {
 
 extension X25519.PrivateKey {
     /// `init(rawRepresentation:)` with the module's error type.
-    init(rawRepresentationChecked raw: [UInt8]) throws {
+    package init(rawRepresentationChecked raw: [UInt8]) throws {
         do { try self.init(rawRepresentation: raw) } catch { throw MLSError(.invalidKey, "X25519 private key") }
     }
 }

@@ -8,7 +8,7 @@ public struct TreePrivateState: Sendable {
     /// The leaf's HPKE private key.
     let leafKey: X25519.PrivateKey
     /// HPKE private keys of parent nodes, by node index.
-    var pathKeys: [UInt32: X25519.PrivateKey]
+    package var pathKeys: [UInt32: X25519.PrivateKey]
 
     /// A member that knows only its leaf key (a joiner before it applies a path secret, or a member
     /// whose path was blanked).

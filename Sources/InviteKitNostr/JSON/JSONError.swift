@@ -1,6 +1,11 @@
-/// Why a JSON text was refused. `offset` is the byte where the parser stopped.
-public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, CaseIterable {
+import InviteKitCrypto
+
+/// Why a JSON text was refused; the detail names the byte where the parser stopped.
+public typealias JSONError = CodedFailure<JSONErrorCodes.Code>
+
+/// The namespace of ``JSONError``'s codes.
+public enum JSONErrorCodes {
+    public enum Code: String, FailureCode {
         case tooLarge = "json_too_large"
         case tooDeep = "json_too_deep"
         case invalidUTF8 = "json_invalid_utf8"
@@ -8,7 +13,9 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
         case duplicateKey = "json_duplicate_key"
         case trailingData = "json_trailing_data"
     }
-    public let code: Code
-    public let offset: Int
-    public var description: String { "\(code.rawValue) at byte \(offset)" }
+}
+
+extension CodedFailure where C == JSONErrorCodes.Code {
+    /// A failure at byte `offset` of the input.
+    init(code: C, offset: Int) { self.init(code, "at byte \(offset)") }
 }

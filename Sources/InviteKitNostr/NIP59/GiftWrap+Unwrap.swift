@@ -24,7 +24,9 @@ extension GiftWrap {
         guard rumor.pubkey == seal.pubkey else {
             throw NostrError(.senderMismatch, "rumor author differs from the seal's signer")
         }
-        try rumor.verifyId()
+        guard rumor.computedId == rumor.id else {
+            throw NostrError(.rumorIdMismatch, "rumor id does not match its fields")
+        }
         rumor.sig = nil
         return UnwrappedGift(sender: sender, rumor: rumor, seal: seal, wrap: wrap)
     }

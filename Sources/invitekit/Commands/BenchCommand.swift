@@ -1,5 +1,6 @@
 import ArgumentParser
 import InviteKit
+import InviteKitRelayBench
 import Foundation
 
 struct BenchCommand: AsyncParsableCommand {

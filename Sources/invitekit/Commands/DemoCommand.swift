@@ -1,5 +1,6 @@
 import ArgumentParser
 import InviteKit
+import InviteKitDemo
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,1 +1,0 @@
-// InviteKitInvites module. Files are added per layer folder.

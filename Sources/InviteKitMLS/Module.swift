@@ -1,1 +1,0 @@
-// InviteKitMLS module. Files are added per layer folder.

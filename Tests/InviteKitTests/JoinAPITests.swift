@@ -1,0 +1,91 @@
+import XCTest
+import InviteKitTestSupport
+@testable import InviteKit
+import InviteKitDemo
+
+/// The calls an app reaches for first: they must work as their names suggest.
+final class JoinAPITests: XCTestCase {
+    /// Dee asks to join with `url`; Ada processes; Dee catches up. Returns Dee's client.
+    private func join(_ w: JoinWorld, _ url: String) async throws -> JoinClient {
+        var client = JoinClient(key: w.dee.key, keyPackages: w.dee.keyPackages, rng: w.rng)
+        let out = try await w.deeRequests(url, client: &client)
+        XCTAssertNotNil(out, "\(client.state)")
+        try await w.adaProcesses()
+        client.catchUp(await w.dee.catchUpWraps())
+        return client
+    }
+
+    private func isJoined(_ state: JoinState) -> Bool { if case .joined = state { return true } else { return false } }
+
+    /// `SignedInvite.create(conversationID:)` with the group's `h`-tag id (the id an app sees on
+    /// every event) is accepted, not answered with `conversation_not_found`.
+    func testInviteMadeWithTheNostrGroupIDIsAccepted() async throws {
+        let w = try await JoinWorld(seed: 40)
+        let options = InviteOptions(relays: w.pool.urls, tag: w.hosted.currentTag)
+        let url = try SignedInvite.create(conversationID: w.hosted.nostrGroupID, creator: w.ada.key, options: options, using: w.rng).url()
+        let client = try await join(w, url)
+        XCTAssertTrue(isJoined(client.state), "\(client.state)")
+    }
+
+    /// An invite made by the processor with default options (no tag given) carries the group's
+    /// current tag and is accepted, not refused as revoked.
+    func testProcessorInviteWithDefaultOptionsIsAccepted() async throws {
+        let w = try await JoinWorld(seed: 41)
+        let invite = try w.processor.invite(for: w.hosted.nostrGroupID)
+        XCTAssertEqual(invite.payload.tag, w.hosted.currentTag)
+        XCTAssertEqual(invite.payload.relays, w.pool.urls)
+        let client = try await join(w, try invite.url())
+        XCTAssertTrue(isJoined(client.state), "\(client.state)")
+        XCTAssertThrowsError(try w.processor.invite(for: "no-such-group")) {
+            XCTAssertEqual(($0 as? InviteKitError)?.code, .conversationNotFound)
+        }
+    }
+
+    /// `start` throws the typed error it also records in the state.
+    func testStartThrowsATypedError() throws {
+        var client = JoinClient(key: Secp256k1.PrivateKey(), keyPackages: MemoryKeyPackageStore())
+        XCTAssertThrowsError(try client.start(invite: "https://example.com/not-an-invite")) {
+            guard let e = $0 as? InviteKitError else { return XCTFail("\($0)") }
+            XCTAssertEqual(client.state, .joinFailed(tag: "", error: e))
+        }
+    }
+
+    /// The joiner gets the inviter's join error as sent (type, tag, reason, timestamp) besides
+    /// the mapped error in its state.
+    func testJoinerSeesTheRawJoinError() async throws {
+        let w = try await JoinWorld(seed: 42)
+        let url = try w.invite()
+        w.processor.removeGroup(w.hosted.conversationID)
+        let client = try await join(w, url)
+        let raw = try XCTUnwrap(client.joinError)
+        XCTAssertEqual(raw.errorType, .conversationNotFound)
+        XCTAssertEqual(raw.inviteTag, w.hosted.currentTag)
+        XCTAssertEqual(raw.timestamp.timeIntervalSince1970, Double(w.now), accuracy: 5)
+        XCTAssertEqual(client.state, .joinFailed(tag: raw.inviteTag, error: InviteKitError(.conversationNotFound, underlyingCode: "conversation_not_found")))
+    }
+
+    /// An admin adds a member as an admin; the new admin can then commit an add itself.
+    func testAdminAddsAnAdmin() async throws {
+        let w = try await JoinWorld(seed: 43)
+        try await w.add(w.dee, asAdmin: true)
+        let roster = try XCTUnwrap(w.processor.group(w.hosted.conversationID)?.session.state.members)
+        XCTAssertEqual(roster.first { $0.identity == w.dee.key.publicKey.rawRepresentation }?.isAdmin, true)
+        XCTAssertEqual(roster.first { $0.identity == w.members[0].key.publicKey.rawRepresentation }?.isAdmin, false)
+        let dee = try XCTUnwrap(w.dee.session)
+        let eve = GroupParticipant(name: "Eve", key: Secp256k1.PrivateKey(using: w.rng), pool: w.pool, rng: w.rng)
+        let eveKP = try KeyPackageValidator.validate(try await eve.publishKeyPackage())
+        XCTAssertNoThrow(try dee.commit([.add(eveKP.keyPackage)], rng: w.rng))
+    }
+
+    /// Only an admin of the group can add: a processor run by a plain member refuses.
+    func testNonAdminCannotAdd() async throws {
+        let w = try await JoinWorld(seed: 44)
+        let ben = w.members[0]
+        let benProcessor = JoinRequestProcessor(inviter: ben.key, consumedTags: InMemoryConsumedTagStore(), rng: w.rng)
+        benProcessor.host(HostedGroup(session: try XCTUnwrap(ben.session), currentTag: "x", relays: w.pool.urls))
+        let kp = try await w.dee.publishKeyPackage()
+        XCTAssertThrowsError(try benProcessor.add(kp, to: w.hosted.conversationID)) {
+            XCTAssertEqual(($0 as? InviteKitError)?.code, .notPermitted)
+        }
+    }
+}
