@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/vapor/websocket-kit", from: "2.16.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // C shims: system libraries, each behind a module map and one header.
@@ -33,12 +34,16 @@ let package = Package(
         .target(name: "InviteKitInvites", dependencies: ["InviteKitNostr", "InviteKitCrypto", "CZlib", "CQREncode"]),
         .target(name: "InviteKitMLS", dependencies: ["InviteKitNostr", "InviteKitCrypto"]),
         .target(name: "InviteKitRelay", dependencies: ["InviteKitNostr", .product(name: "WebSocketKit", package: "websocket-kit")]),
+        // Layer 3: durable state in SQLite (through GRDB); group state is opaque bytes, so no MLS here.
+        .target(name: "InviteKitStore", dependencies: ["InviteKitNostr", "InviteKitCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Killed by a fail point inside a transaction by the store's crash tests.
+        .executableTarget(name: "invitekit-store-crash", dependencies: ["InviteKitStore"], path: "Tests/InviteKitStoreCrash"),
         // Layer 4: content types, sealed kinds, join flow; re-exports the layers below.
         .target(name: "InviteKit", dependencies: ["InviteKitInvites", "InviteKitMLS", "InviteKitRelay", "InviteKitNostr", "InviteKitCrypto"]),
         .executableTarget(
             name: "invitekit",
             dependencies: [
-                "InviteKit",
+                "InviteKit", "InviteKitStore",
                 "CSecp256k1", "CSodium",  // the bench's C floor calls the libraries directly
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -51,6 +56,7 @@ let package = Package(
         .testTarget(name: "InviteKitInvitesTests", dependencies: ["InviteKitInvites", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitMLSTests", dependencies: ["InviteKitMLS", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitRelayTests", dependencies: ["InviteKitRelay", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitStoreTests", dependencies: ["InviteKitStore", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitTests", dependencies: ["InviteKit", "InviteKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
