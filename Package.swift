@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "InviteKitInvitesTests", dependencies: ["InviteKitInvites", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitMLSTests", dependencies: ["InviteKitMLS", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitRelayTests", dependencies: ["InviteKitRelay", "InviteKitTestSupport"]),
-        .testTarget(name: "InviteKitStoreTests", dependencies: ["InviteKitStore", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitStoreTests", dependencies: ["InviteKitStore", "InviteKitTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "InviteKitTests", dependencies: ["InviteKit", "InviteKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -53,6 +53,9 @@ public final class Store: Sendable {
             throw StoreError.from(error, opening: true)
         }
         let store = Store(writer: pool, path: path)
+        // GRDB sets NORMAL on the writer when it turns WAL on; the writer is the only connection
+        // that commits, so this is where FULL must hold.
+        try store.raw { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
         try Migrator.migrate(store, to: target)
         return store
     }
@@ -79,6 +82,7 @@ public final class Store: Sendable {
 
     /// Runs `body` in one immediate write transaction: everything it does commits together, or
     /// (when it throws, or the process dies) nothing does.
+    @discardableResult
     public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         var result: T?
         do {
@@ -104,6 +108,7 @@ public final class Store: Sendable {
     }
 
     /// Runs `body` outside any transaction (migrations manage their own).
+    @discardableResult
     func raw<T>(_ body: (Database) throws -> T) throws -> T {
         do { return try writer.writeWithoutTransaction(body) } catch { throw StoreError.from(error) }
     }
