@@ -39,7 +39,7 @@ let package = Package(
         // Killed by a fail point inside a transaction by the store's crash tests.
         .executableTarget(name: "invitekit-store-crash", dependencies: ["InviteKitStore"], path: "Tests/InviteKitStoreCrash"),
         // Layer 4: content types, sealed kinds, join flow; re-exports the layers below.
-        .target(name: "InviteKit", dependencies: ["InviteKitInvites", "InviteKitMLS", "InviteKitRelay", "InviteKitNostr", "InviteKitCrypto"]),
+        .target(name: "InviteKit", dependencies: ["InviteKitInvites", "InviteKitMLS", "InviteKitRelay", "InviteKitNostr", "InviteKitCrypto", "InviteKitStore"]),
         .executableTarget(
             name: "invitekit",
             dependencies: [

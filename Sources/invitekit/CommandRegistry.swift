@@ -15,5 +15,7 @@ enum CommandRegistry {
         VectorsCommand.self,
         BenchCommand.self,
         DemoCommand.self,
+        NodeInitCommand.self,
+        NodeIDCommand.self,
     ]
 }
