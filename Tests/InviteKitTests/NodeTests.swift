@@ -40,7 +40,8 @@ final class NodeTests: XCTestCase {
         guard case .ignored(.duplicate) = try await node!.handleGiftWrap(dee) else { return XCTFail("second decision") }
 
         // The Welcome is queued only once the Commit is acknowledged, and gated on it.
-        XCTAssertEqual(try await node!.dueOutbound().map(\.eventID), [pending.commitEvent.id])
+        let first = try await node!.dueOutbound().map(\.eventID)
+        XCTAssertEqual(first, [pending.commitEvent.id])
         try await node!.eventSent(pending.commitEvent.id, relay: "ws://relay.test")
         try await node!.relayAnswered(pending.commitEvent.id, relay: "ws://relay.test", accepted: true, message: "")
         let due = try await node!.dueOutbound()
