@@ -234,6 +234,11 @@ public actor InviteKitNode {
         try store.write { tx in try tx.outbound.apply(.sent(now: clock()), eventID: eventID, relay: relay, machine: machine) }
     }
 
+    /// No `OK` came in time: requeued with backoff, or given up after the policy's attempts.
+    public func deliveryTimedOut(_ eventID: String, relay: String) throws {
+        try store.write { tx in try tx.outbound.apply(.ackTimeout(now: clock()), eventID: eventID, relay: relay, machine: machine) }
+    }
+
     public func relayReconnected(_ relay: String) throws {
         try store.write { tx in try tx.outbound.relayReconnected(relay, now: clock(), machine: machine) }
     }
