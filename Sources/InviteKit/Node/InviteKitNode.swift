@@ -31,6 +31,16 @@ public actor InviteKitNode {
     private let rng: RandomSource
     /// Accepted joins whose Commit waits for an `OK`, by Commit event id (in memory with the engine).
     private var pendingJoins: [String: PendingJoin] = [:]
+    /// Groups this node joined as a member (in memory with the engine).
+    private var memberSessions: [String: GroupSession] = [:]
+
+    var signingKey: Secp256k1.PrivateKey { key }
+    var randomSource: RandomSource { rng }
+    func currentTime() -> Int64 { clock() }
+    func emit(_ event: NodeEvent) { continuation.yield(event) }
+    func joinedSession(_ session: GroupSession, groupID: String) { memberSessions[groupID] = session }
+    /// A group joined as a member during this run.
+    public func memberSession(_ groupID: String) -> GroupSession? { memberSessions[groupID] }
 
     /// Creates the identity of a new home: the key file (0600, written first), then the identity
     /// row and default relays in one transaction. `secret` imports a key; otherwise a new one.
@@ -140,6 +150,14 @@ public actor InviteKitNode {
     public func handleGiftWrap(_ wrap: NostrEvent) throws -> JoinDecision? {
         if try store.read({ tx in try tx.processedRequests.contains(wrapID: wrap.id) }) { return .ignored(.duplicate) }
         guard let gift = try? GiftWrap.unwrap(wrap, recipient: key) else { return nil }
+        if let message = try? SealedMessage(gift) {
+            switch message {
+            case .welcome, .inviteJoinError:
+                if try handleJoinReply(gift, wrap: wrap, message: message) { return .ignored(.notAJoinRequest) }
+            case .joinRequest, .other:
+                break
+            }
+        }
         let now = clock()
         let replyRelays = try defaultRelays()
         let decision: JoinDecision = try store.write { tx in
