@@ -17,5 +17,7 @@ enum CommandRegistry {
         DemoCommand.self,
         NodeInitCommand.self,
         NodeIDCommand.self,
+        NodeServeCommand.self,
+        NodeJoinCommand.self,
     ]
 }
