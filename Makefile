@@ -1,6 +1,6 @@
 # InviteKit: `make demo` and `make test` work on a fresh Debian machine (run as root).
 SHELL := /bin/bash
-DEB_PACKAGES := libsecp256k1-dev libsodium-dev libssl-dev zlib1g-dev libqrencode-dev libpng-dev zbar-tools python3 python3-venv
+DEB_PACKAGES := libsecp256k1-dev libsodium-dev libssl-dev zlib1g-dev libqrencode-dev libpng-dev zbar-tools libsqlite3-dev python3 python3-venv
 BIN_DEBUG := .build/debug/invitekit
 BIN_RELEASE := .build/release/invitekit
 

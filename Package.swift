@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/vapor/websocket-kit", from: "2.16.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // C shims: system libraries, each behind a module map and one header.
@@ -33,8 +34,12 @@ let package = Package(
         .target(name: "InviteKitInvites", dependencies: ["InviteKitNostr", "InviteKitCrypto", "CZlib", "CQREncode"]),
         .target(name: "InviteKitMLS", dependencies: ["InviteKitNostr", "InviteKitCrypto"]),
         .target(name: "InviteKitRelay", dependencies: ["InviteKitNostr", "InviteKitCrypto", .product(name: "WebSocketKit", package: "websocket-kit")]),
-        // Layer 4: content types, sealed kinds, join flow; re-exports the layers below.
-        .target(name: "InviteKit", dependencies: ["InviteKitInvites", "InviteKitMLS", "InviteKitRelay", "InviteKitNostr", "InviteKitCrypto"]),
+        // Layer 3: durable state in SQLite (through GRDB); group state is opaque bytes, so no MLS here.
+        .target(name: "InviteKitStore", dependencies: ["InviteKitNostr", "InviteKitCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Killed by a fail point inside a transaction by the store's crash tests.
+        .executableTarget(name: "invitekit-store-crash", dependencies: ["InviteKitStore"], path: "Tests/InviteKitStoreCrash"),
+        // Layer 4: content types, sealed kinds, join flow, the node; re-exports the layers below.
+        .target(name: "InviteKit", dependencies: ["InviteKitInvites", "InviteKitMLS", "InviteKitRelay", "InviteKitNostr", "InviteKitCrypto", "InviteKitStore"]),
         // Not library: vector suite runners (one result type), the demo story, the relay bench.
         // Used by the CLI and the tests only; no product exports them.
         .target(name: "InviteKitVectors", dependencies: ["InviteKit"]),
@@ -43,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "invitekit",
             dependencies: [
-                "InviteKit", "InviteKitVectors", "InviteKitDemo", "InviteKitRelayBench",
+                "InviteKit", "InviteKitStore", "InviteKitVectors", "InviteKitDemo", "InviteKitRelayBench",
                 "CSecp256k1", "CSodium",  // the bench's C floor calls the libraries directly
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -56,6 +61,7 @@ let package = Package(
         .testTarget(name: "InviteKitInvitesTests", dependencies: ["InviteKitInvites", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitMLSTests", dependencies: ["InviteKitMLS", "InviteKitVectors", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitRelayTests", dependencies: ["InviteKitRelay", "InviteKitRelayBench", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitStoreTests", dependencies: ["InviteKitStore", "InviteKitTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "InviteKitTests", dependencies: ["InviteKit", "InviteKitDemo", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitVectorsTests", dependencies: ["InviteKitVectors", "InviteKitTestSupport"]),
         // Interop with MDK (Rust reference implementation) running in a chroot: `make interop`.

@@ -4,3 +4,4 @@
 @_exported import InviteKitInvites
 @_exported import InviteKitMLS
 @_exported import InviteKitRelay
+@_exported import InviteKitStore

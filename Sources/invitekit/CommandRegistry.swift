@@ -15,5 +15,9 @@ enum CommandRegistry {
         VectorsCommand.self,
         BenchCommand.self,
         DemoCommand.self,
+        NodeInitCommand.self,
+        NodeIDCommand.self,
+        NodeServeCommand.self,
+        NodeJoinCommand.self,
     ]
 }

@@ -11,8 +11,13 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Seconds per case.") var seconds = 0.4
     @Option(help: "Instead: publish --count gift wraps to this relay, catch them up and unwrap them.") var relay: String?
     @Option(help: "Gift wraps for --relay.") var count = 1000
+    @Flag(help: "Instead: the durable store's figures (decisions/s, messages/s, catch-up of --count wraps, default 10000).") var store = false
 
     func run() async throws {
+        if store {
+            try runReportingErrors { try StoreBenchCommandOutput.run(count: count == 1000 ? 10_000 : count, json: json) }
+            return
+        }
         if let relay {
             try await runReportingErrors {
                 let report = try await RelayBench.run(relayURL: relay, count: count)

@@ -1,0 +1,66 @@
+import InviteKitCrypto
+import InviteKitInvites
+import InviteKitMLS
+import InviteKitNostr
+import InviteKitStore
+
+extension InviteKitNode {
+    /// Starts joining through a signed invite: checks it locally (nothing is sent for a bad one),
+    /// keeps the KeyPackage's private part, and records the pending join together with the
+    /// KeyPackage event and the gift-wrapped request in the outbound queue (one transaction).
+    /// Returns the pending join's id (the request wrap's id).
+    public func startJoin(invite url: String, name: String? = nil) throws -> PendingJoinRecord {
+        var client = JoinClient(key: signingKey, keyPackages: keyPackages, rng: randomSource)
+        let now = currentTime()
+        let out = try client.start(invite: url, name: name, now: now)
+        let inviter = try SignedInvite.decodeAndVerify(url).signer.xOnly
+        let record = PendingJoinRecord(id: out.joinRequest.id, inviteURL: url, inviteTag: out.tag, inviter: inviter.rawRepresentation,
+                                       relays: out.relays, keyPackageRef: nil, keyPackageEventID: out.keyPackageEvent.id,
+                                       requestEventID: out.joinRequest.id, createdAt: now, updatedAt: now)
+        try store.write { tx in
+            try tx.pendingJoins.insert(record)
+            try tx.outbound.enqueue(eventID: out.keyPackageEvent.id, eventJSON: out.keyPackageEvent.jsonString, kind: out.keyPackageEvent.kind,
+                                    purpose: "key_package", relays: out.relays, now: now)
+            try tx.outbound.enqueue(eventID: out.joinRequest.id, eventJSON: out.joinRequest.jsonString, kind: out.joinRequest.kind,
+                                    purpose: "join_request", relays: out.relays, now: now)
+        }
+        return record
+    }
+
+    /// A Welcome or join error for one of this node's pending joins (from its inviter only).
+    /// Works after a restart too: everything it needs is in `pending_joins` and `key_packages`.
+    func handleJoinReply(_ gift: UnwrappedGift, wrap: NostrEvent, message: SealedMessage) throws -> Bool {
+        let now = currentTime()
+        let active = try store.read { tx in try tx.pendingJoins.active() }
+        switch message {
+        case .inviteJoinError(let e):
+            guard let join = active.first(where: { $0.inviter == gift.sender.rawRepresentation && $0.inviteTag == e.inviteTag }) else { return false }
+            try store.write { tx in
+                try tx.pendingJoins.markFailed(id: join.id, errorType: e.errorType.rawValue, errorTag: e.inviteTag, reason: e.reason,
+                                               at: Int64(e.timestamp.timeIntervalSince1970), now: now)
+                _ = try tx.processedRequests.record(ProcessedRequest(rumorID: gift.rumor.id, wrapID: wrap.id, outcome: "join_error",
+                                                                     groupID: nil, processedAt: now))
+            }
+            emit(.joinFailed(e))
+            return true
+        case .welcome:
+            guard let join = active.first(where: { $0.inviter == gift.sender.rawRepresentation }) else { return false }
+            let session = try GroupSession.join(gift: gift, recipient: signingKey, store: keyPackages)
+            let groupID = Hex.encode(session.state.groupID)
+            try store.write { tx in
+                try tx.pendingJoins.markJoined(id: join.id, groupID: groupID, now: now)
+                try tx.groups.save(StoredGroup(id: groupID, nostrGroupID: Hex.encode(session.state.nostrGroupID), name: nil,
+                                               engine: HostedGroup.engineName, engineVersion: HostedGroup.engineVersion,
+                                               state: SecureBytes(zeroedCount: 0), epoch: session.state.epoch, currentTag: nil,
+                                               relays: join.relays, updatedAt: now))
+                _ = try tx.processedRequests.record(ProcessedRequest(rumorID: gift.rumor.id, wrapID: wrap.id, outcome: "welcome",
+                                                                     groupID: groupID, processedAt: now))
+            }
+            joinedSession(session, groupID: groupID)
+            emit(.joined(groupID: groupID, epoch: session.state.epoch))
+            return true
+        case .joinRequest, .other:
+            return false
+        }
+    }
+}

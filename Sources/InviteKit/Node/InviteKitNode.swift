@@ -1,0 +1,294 @@
+import Foundation
+import InviteKitCrypto
+import InviteKitInvites
+import InviteKitMLS
+import InviteKitNostr
+import InviteKitStore
+
+/// One node: identity, durable store, hosted groups, join decisions and the outbound queue.
+/// Apps call this actor rather than loose structs; it reports what happened on ``events``.
+///
+/// Every state change is one store transaction, and nothing a transaction decided is handed to a
+/// relay before it commits: the relay layer drains ``dueOutbound(now:)`` and reports back with
+/// ``eventSent(_:relay:)`` and ``relayAnswered(_:relay:accepted:message:)``.
+///
+/// Groups: the current engine cannot serialize a `GroupSession`, so hosted groups live in memory
+/// for the life of the node; their rows keep name, tag, relays and epoch (see `NodeGroupEngine`).
+public actor InviteKitNode {
+    public nonisolated let home: StoreHome
+    public nonisolated let store: Store
+    public nonisolated let publicKey: Secp256k1.XOnlyPublicKey
+    public nonisolated let keyPackages: StoreKeyPackageStore
+    public nonisolated let events: AsyncStream<NodeEvent>
+
+    private let continuation: AsyncStream<NodeEvent>.Continuation
+    private let lock: HomeLock
+    private let key: Secp256k1.PrivateKey
+    private let processor: JoinRequestProcessor
+    private let consumedTags: TransactionConsumedTagStore
+    private let machine: OutboundStateMachine
+    private let clock: @Sendable () -> Int64
+    private let rng: RandomSource
+    /// Accepted joins whose Commit waits for an `OK`, by Commit event id (in memory with the engine).
+    private var pendingJoins: [String: PendingJoin] = [:]
+    /// Groups this node joined as a member (in memory with the engine).
+    private var memberSessions: [String: GroupSession] = [:]
+
+    var signingKey: Secp256k1.PrivateKey { key }
+    var randomSource: RandomSource { rng }
+    func currentTime() -> Int64 { clock() }
+    func emit(_ event: NodeEvent) { continuation.yield(event) }
+    func joinedSession(_ session: GroupSession, groupID: String) { memberSessions[groupID] = session }
+    /// A group joined as a member during this run.
+    public func memberSession(_ groupID: String) -> GroupSession? { memberSessions[groupID] }
+
+    /// Creates the identity of a new home: the key file (0600, written first), then the identity
+    /// row and default relays in one transaction. `secret` imports a key; otherwise a new one.
+    @discardableResult
+    public static func initialize(home: StoreHome, relays: [String], importing secret: SecureBytes? = nil,
+                                  now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws -> Secp256k1.XOnlyPublicKey {
+        try home.create()
+        let lock = try HomeLock(path: home.lockPath)
+        let store = try Store.open(path: home.databasePath)
+        if try store.read({ tx in try tx.identity.publicKey() }) != nil || home.exists {
+            throw StoreError(.identityExists, "\(home.directory) already has an identity")
+        }
+        let key = try secret.map { s in try s.withUnsafeBytes { try Secp256k1.PrivateKey(rawRepresentation: $0) } } ?? Secp256k1.PrivateKey(using: rng)
+        try IdentityKeyFile.write(key.rawRepresentation, to: home.identityKeyPath)
+        try store.write { tx in
+            try tx.identity.create(publicKey: key.publicKey.rawRepresentation, now: now)
+            try tx.identity.setRelays(relays)
+        }
+        withExtendedLifetime(lock) {}
+        return key.publicKey
+    }
+
+    /// Opens an initialized home and takes its lock: a second node on the same home throws
+    /// ``StoreError/Code/locked``.
+    public init(home: StoreHome, policy: RetryPolicy = .standard, clock: @escaping @Sendable () -> Int64 = { UnixTime.now() },
+                rng: RandomSource = SystemRandom()) throws {
+        let (store, lock) = try home.openExclusive()
+        let secret = try IdentityKeyFile.read(from: home.identityKeyPath)
+        let key = try secret.withUnsafeBytes { try Secp256k1.PrivateKey(rawRepresentation: $0) }
+        let stored = try store.read { tx in try tx.identity.publicKey() }
+        if let stored {
+            guard stored == key.publicKey.rawRepresentation else {
+                throw StoreError(.identityUnavailable, "identity.key does not match this home's database")
+            }
+        } else {
+            // `init` died between writing the key file and the row: finish it.
+            try store.write { tx in try tx.identity.create(publicKey: key.publicKey.rawRepresentation, now: clock()) }
+        }
+        self.home = home
+        self.store = store
+        self.lock = lock
+        self.key = key
+        self.publicKey = key.publicKey
+        self.clock = clock
+        self.rng = rng
+        self.machine = OutboundStateMachine(policy: policy)
+        self.keyPackages = StoreKeyPackageStore(store: store, clock: clock)
+        let tags = TransactionConsumedTagStore(store: store, clock: clock)
+        self.consumedTags = tags
+        self.processor = JoinRequestProcessor(inviter: key, consumedTags: tags, clock: clock, rng: rng)
+        (events, continuation) = AsyncStream.makeStream(of: NodeEvent.self, bufferingPolicy: .bufferingNewest(4096))
+    }
+
+    /// What `invitekit id` prints, read without taking the lock (a node may be serving).
+    public static func summary(home: StoreHome) throws -> (npub: String, relays: [String], groups: Int) {
+        let store = try Store.open(path: home.databasePath)
+        return try store.read { tx in
+            guard let pk = try tx.identity.publicKey() else { throw StoreError(.identityUnavailable, "no identity (run `invitekit init`)") }
+            return (NIP19.npub(try Secp256k1.XOnlyPublicKey(rawRepresentation: pk)), try tx.identity.relays(), try tx.groups.count())
+        }
+    }
+
+    public func defaultRelays() throws -> [String] { try store.read { tx in try tx.identity.relays() } }
+
+    /// Ends the event stream; the lock goes with the node.
+    public func shutdown() { continuation.finish() }
+
+    // MARK: Groups
+
+    /// Creates a group with this node as its admin and stores its row.
+    public func createGroup(name: String?, relays: [String]? = nil) throws -> HostedGroup {
+        let state = try GroupState.create(identity: publicKey.rawRepresentation, rng: rng)
+        let group = HostedGroup(session: GroupSession(state: state), currentTag: InviteTag.generate(using: rng),
+                                relays: try relays ?? defaultRelays(), name: name)
+        try store.write { tx in try tx.groups.save(row(for: group)) }
+        processor.host(group)
+        return group
+    }
+
+    /// Hosted groups of this run (see the type's note on the current engine).
+    public func hostedGroup(_ id: String) -> HostedGroup? { processor.group(id) }
+
+    /// Rotates a group's invite tag: every earlier invite is refused from now on.
+    public func revokeInvites(groupID: String) throws -> String {
+        guard let tag = processor.rotateTag(groupID) else { throw StoreError(.notFound, "no hosted group \(groupID)") }
+        try store.write { tx in try tx.groups.setTag(id: groupID, tag: tag, now: clock()) }
+        return tag
+    }
+
+    public func recordInvite(_ invite: StoredInvite) throws {
+        try store.write { tx in try tx.invites.insert(invite) }
+    }
+
+    private func row(for group: HostedGroup) -> StoredGroup {
+        StoredGroup(id: group.conversationID, nostrGroupID: group.nostrGroupID, name: group.name, engine: HostedGroup.engineName,
+                    engineVersion: HostedGroup.engineVersion, state: group.serializedState() ?? SecureBytes(zeroedCount: 0),
+                    epoch: group.epoch, currentTag: group.currentTag, relays: group.relays, updatedAt: clock())
+    }
+
+    // MARK: Join requests (inviter)
+
+    /// Decides one gift wrap addressed to this node (PROTOCOL §8.3), durably: the decision, the
+    /// single-use consumption and the reply or Commit commit in one transaction, and a wrap or
+    /// request already decided (also before a restart) is ignored without a second reply.
+    /// `nil` when the wrap does not open for this node.
+    @discardableResult
+    public func handleGiftWrap(_ wrap: NostrEvent) throws -> JoinDecision? {
+        if try store.read({ tx in try tx.processedRequests.contains(wrapID: wrap.id) }) { return .ignored(.duplicate) }
+        guard let gift = try? GiftWrap.unwrap(wrap, recipient: key) else { return nil }
+        if let message = try? SealedMessage(gift) {
+            switch message {
+            case .welcome, .inviteJoinError:
+                if try handleJoinReply(gift, wrap: wrap, message: message) { return .ignored(.notAJoinRequest) }
+            case .joinRequest, .other:
+                break
+            }
+        }
+        let now = clock()
+        let replyRelays = try defaultRelays()
+        let decision: JoinDecision = try store.write { tx in
+            if try tx.processedRequests.contains(rumorID: gift.rumor.id) { return .ignored(.duplicate) }
+            let decision = consumedTags.bound(to: tx, requestID: gift.rumor.id) { processor.process(gift) }
+            var groupID: String?
+            switch decision {
+            case .rejected(let reply, _):
+                try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: "join_error",
+                                        relays: replyRelays, now: now)
+            case .accepted(let pending):
+                groupID = pending.conversationID
+                let relays = processor.group(pending.conversationID)?.relays ?? replyRelays
+                let commit = pending.event
+                try tx.pendingCommits.insert(PendingCommitRecord(
+                    commitEventID: commit.id, groupID: pending.conversationID, epoch: processor.group(pending.conversationID)?.epoch ?? 0,
+                    requestID: gift.rumor.id, joiner: pending.joiner.rawRepresentation, keyPackageEventID: pending.keyPackageEventID,
+                    payload: SecureBytes(zeroedCount: 0), createdAt: now))
+                try tx.outbound.enqueue(eventID: commit.id, eventJSON: commit.jsonString, kind: commit.kind, purpose: "commit",
+                                        relays: relays, now: now)
+            case .needsApproval(let approval):
+                groupID = approval.conversationID
+            case .ignored, .dropped:
+                break
+            }
+            _ = try tx.processedRequests.record(ProcessedRequest(rumorID: gift.rumor.id, wrapID: wrap.id, outcome: Self.outcome(decision),
+                                                                 groupID: groupID, processedAt: now))
+            tx.failPoint("node.decide.before_commit")
+            return decision
+        }
+        if case .accepted(let pending) = decision { pendingJoins[pending.event.id] = pending }
+        if case .ignored(.duplicate) = decision {} else {
+            continuation.yield(.joinRequestDecided(requestID: gift.rumor.id, outcome: Self.outcome(decision)))
+        }
+        return decision
+    }
+
+    static func outcome(_ d: JoinDecision) -> String {
+        switch d {
+        case .ignored(let r): return "ignored:\(r.rawValue)"
+        case .dropped(let e): return "dropped:\(e.code)"
+        case .rejected(_, let e): return "rejected:\(e.errorType.rawValue)"
+        case .needsApproval: return "needs_approval"
+        case .accepted: return "accepted"
+        }
+    }
+
+    // MARK: Messages
+
+    /// Encrypts `text` for the group, stores it (`pending`) and queues its event, in one transaction.
+    public func send(text: String, groupID: String) throws -> StoredMessage {
+        guard let group = processor.group(groupID) else { throw StoreError(.notFound, "no hosted group \(groupID)") }
+        let now = clock()
+        let event = try group.session.message(EventTemplate(kind: 9, content: text, createdAt: now), now: now, rng: rng)
+        let message = StoredMessage(eventID: event.id, groupID: groupID, sender: publicKey.rawRepresentation, createdAt: now, kind: 9,
+                                    content: text, outgoing: true, status: .pending)
+        try store.write { tx in
+            try tx.messages.insert(message)
+            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "message",
+                                    relays: group.relays, now: now)
+        }
+        continuation.yield(.message(message))
+        return message
+    }
+
+    /// A group's history in order.
+    public func history(groupID: String, after: (createdAt: Int64, eventID: String)? = nil, limit: Int = 500) throws -> [StoredMessage] {
+        try store.read { tx in try tx.messages.history(groupID: groupID, after: after, limit: limit) }
+    }
+
+    // MARK: Outbound
+
+    /// What to write to relays now (gated events only after their gate's `OK`).
+    public func dueOutbound(now: Int64? = nil) throws -> [OutboundEntry] {
+        let now = now ?? clock()
+        return try store.write { tx in
+            // A `sent` delivery past its ack timeout is requeued (or given up) before it is due again.
+            for entry in try tx.outbound.due(now: now) {
+                for d in entry.deliveries where d.status == .sent {
+                    try tx.outbound.apply(.ackTimeout(now: now), eventID: entry.eventID, relay: d.relay, machine: machine)
+                }
+            }
+            return try tx.outbound.due(now: now).map { entry in
+                var e = entry
+                e.deliveries = entry.deliveries.filter { machine.isDue($0, now: now) && $0.status == .queued }
+                return e
+            }.filter { !$0.deliveries.isEmpty }
+        }
+    }
+
+    public func eventSent(_ eventID: String, relay: String) throws {
+        try store.write { tx in try tx.outbound.apply(.sent(now: clock()), eventID: eventID, relay: relay, machine: machine) }
+    }
+
+    /// No `OK` came in time: requeued with backoff, or given up after the policy's attempts.
+    public func deliveryTimedOut(_ eventID: String, relay: String) throws {
+        try store.write { tx in try tx.outbound.apply(.ackTimeout(now: clock()), eventID: eventID, relay: relay, machine: machine) }
+    }
+
+    public func relayReconnected(_ relay: String) throws {
+        try store.write { tx in try tx.outbound.relayReconnected(relay, now: clock(), machine: machine) }
+    }
+
+    /// A relay's `OK` for an event. When it acknowledges a pending Commit, the Commit is applied
+    /// and its Welcomes are queued behind it, in the same transaction; when every relay refused
+    /// it, the Commit is rolled back.
+    public func relayAnswered(_ eventID: String, relay: String, accepted: Bool, message: String) throws {
+        let now = clock()
+        var emitted: [NodeEvent] = []
+        try store.write { tx in
+            let delivery = try tx.outbound.apply(.ok(accepted: accepted, message: message, now: now), eventID: eventID, relay: relay, machine: machine)
+            guard let waiting = try tx.pendingCommits.get(commitEventID: eventID), waiting.status == .waiting else { return }
+            if delivery.status == .acked, let pending = pendingJoins[eventID] {
+                let welcomes = try processor.confirmPublished(pending, acknowledgedBy: [relay])
+                try tx.pendingCommits.resolve(commitEventID: eventID, as: .confirmed, now: now)
+                let group = processor.group(pending.conversationID)
+                for w in welcomes {
+                    try tx.outbound.enqueue(eventID: w.id, eventJSON: w.jsonString, kind: w.kind, purpose: "welcome",
+                                            relays: group?.relays ?? [relay], gateEventID: eventID, now: now)
+                }
+                if let group { try tx.groups.save(row(for: group)) }
+                emitted.append(.memberAdded(groupID: pending.conversationID, member: pending.joiner.rawRepresentation))
+            } else if OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: eventID)) == .failed {
+                try tx.pendingCommits.resolve(commitEventID: eventID, as: .rolledBack, now: now)
+                emitted.append(.commitRolledBack(groupID: waiting.groupID, commitEventID: eventID))
+            }
+        }
+        for e in emitted {
+            if case .memberAdded = e { pendingJoins[eventID] = nil }
+            if case .commitRolledBack = e { pendingJoins[eventID] = nil }
+            continuation.yield(e)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import GRDB
+
+/// The node's durable state: one SQLite database (through GRDB), written one transaction per
+/// state change.
+///
+/// - WAL journal, so readers (`group read --follow`) never block the writer.
+/// - `synchronous = FULL`: a commit is on disk before `write` returns. The node publishes side
+///   effects (a join-error reply, a Commit) only after the transaction that decided them
+///   committed; with `NORMAL` a power cut could forget a committed decision whose reply already
+///   left, and the restart would decide and reply again (PROTOCOL §8: one reply per request).
+/// - A busy timeout, so a second connection (a `read` while `serve` runs) waits instead of failing.
+/// - `secure_delete`, so retired KeyPackage private parts and old group states are overwritten
+///   on delete rather than left in free pages.
+public final class Store: Sendable {
+    /// The `synchronous` pragma every connection uses (see the type's documentation).
+    public static let synchronous = "FULL"
+    /// How long a connection waits for another writer before ``StoreError/Code/busy``.
+    public static let busyTimeoutSeconds: Double = 5
+
+    let writer: any DatabaseWriter
+    /// The database file, or `nil` in memory.
+    public let path: String?
+
+    private init(writer: any DatabaseWriter, path: String?) {
+        self.writer = writer
+        self.path = path
+    }
+
+    /// Opens (creating if needed, mode 0600) the database at `path` and migrates it to the
+    /// current schema. A schema from a newer InviteKit throws ``StoreError/Code/schemaTooNew``;
+    /// a damaged file throws ``StoreError/Code/corrupt``.
+    public static func open(path: String) throws -> Store {
+        try open(path: path, migrateTo: nil)
+    }
+
+    /// A private in-memory database with the same schema and pragmas (no WAL in memory).
+    public static func inMemory() throws -> Store {
+        try inMemory(migrateTo: nil)
+    }
+
+    /// The schema version of this database.
+    public func schemaVersion() throws -> Int {
+        try read { tx in try tx.userVersion() }
+    }
+
+    static func open(path: String, migrateTo target: Int?) throws -> Store {
+        try StoreFiles.createPrivateFile(path)
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration())
+        } catch {
+            throw StoreError.from(error, opening: true)
+        }
+        let store = Store(writer: pool, path: path)
+        // GRDB sets NORMAL on the writer when it turns WAL on; the writer is the only connection
+        // that commits, so this is where FULL must hold.
+        try store.raw { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
+        try Migrator.migrate(store, to: target)
+        return store
+    }
+
+    static func inMemory(migrateTo target: Int?) throws -> Store {
+        let queue: DatabaseQueue
+        do { queue = try DatabaseQueue(configuration: configuration()) } catch { throw StoreError.from(error, opening: true) }
+        let store = Store(writer: queue, path: nil)
+        try Migrator.migrate(store, to: target)
+        return store
+    }
+
+    private static func configuration() -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(busyTimeoutSeconds)
+        config.foreignKeysEnabled = true
+        config.label = "InviteKitStore"
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+            try db.execute(sql: "PRAGMA secure_delete = ON")
+        }
+        return config
+    }
+
+    /// Runs `body` in one immediate write transaction: everything it does commits together, or
+    /// (when it throws, or the process dies) nothing does.
+    @discardableResult
+    public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        var result: T?
+        do {
+            try writer.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    result = try body(StoreTransaction(db: db))
+                    return .commit
+                }
+            }
+        } catch {
+            throw StoreError.from(error)
+        }
+        return result!
+    }
+
+    /// Runs `body` on a consistent snapshot.
+    public func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        do {
+            return try writer.read { db in try body(StoreTransaction(db: db)) }
+        } catch {
+            throw StoreError.from(error)
+        }
+    }
+
+    /// Runs `body` outside any transaction (migrations manage their own).
+    @discardableResult
+    func raw<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try writer.writeWithoutTransaction(body) } catch { throw StoreError.from(error) }
+    }
+}

@@ -1,0 +1,152 @@
+/// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
+/// migration: add the next one.
+enum Schema {
+    static let migrations: [Migration] = [v1, v2]
+
+    static var currentVersion: Int { migrations.last!.version }
+
+    static let v1 = Migration(version: 1, name: "initial", statements: [
+        """
+        CREATE TABLE identity (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            public_key BLOB NOT NULL CHECK (length(public_key) = 32),
+            created_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE relays (
+            url TEXT PRIMARY KEY,
+            position INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE groups (
+            id TEXT PRIMARY KEY,
+            nostr_group_id TEXT NOT NULL UNIQUE,
+            name TEXT,
+            engine TEXT NOT NULL,
+            engine_version INTEGER NOT NULL,
+            state BLOB NOT NULL,
+            epoch INTEGER NOT NULL,
+            current_tag TEXT,
+            relays TEXT NOT NULL,
+            updated_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE key_packages (
+            ref BLOB PRIMARY KEY,
+            event_id TEXT UNIQUE,
+            bundle BLOB NOT NULL,
+            last_resort INTEGER NOT NULL,
+            created_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE invites (
+            tag TEXT PRIMARY KEY,
+            group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+            format TEXT NOT NULL,
+            url TEXT NOT NULL,
+            single_use INTEGER NOT NULL,
+            expires_at INTEGER,
+            created_at INTEGER NOT NULL,
+            revoked_at INTEGER
+        )
+        """,
+        "CREATE INDEX invites_by_group ON invites(group_id, created_at)",
+        """
+        CREATE TABLE consumed_tags (
+            key TEXT PRIMARY KEY,
+            request_id TEXT,
+            consumed_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE processed_requests (
+            rumor_id TEXT PRIMARY KEY,
+            outcome TEXT NOT NULL,
+            group_id TEXT,
+            processed_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE pending_commits (
+            commit_event_id TEXT PRIMARY KEY,
+            group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+            epoch INTEGER NOT NULL,
+            request_id TEXT,
+            joiner BLOB,
+            key_package_event_id TEXT,
+            payload BLOB NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('waiting', 'confirmed', 'rolled_back')),
+            created_at INTEGER NOT NULL,
+            resolved_at INTEGER
+        )
+        """,
+        "CREATE INDEX pending_commits_waiting ON pending_commits(group_id) WHERE status = 'waiting'",
+        """
+        CREATE TABLE outbound (
+            event_id TEXT PRIMARY KEY,
+            event_json TEXT NOT NULL,
+            kind INTEGER NOT NULL,
+            purpose TEXT NOT NULL,
+            gate_event_id TEXT,
+            created_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE outbound_deliveries (
+            event_id TEXT NOT NULL REFERENCES outbound(event_id) ON DELETE CASCADE,
+            relay TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('queued', 'sent', 'acked', 'rejected', 'given_up')),
+            attempts INTEGER NOT NULL,
+            next_attempt_at INTEGER NOT NULL,
+            reason TEXT,
+            updated_at INTEGER NOT NULL,
+            PRIMARY KEY (event_id, relay)
+        )
+        """,
+        "CREATE INDEX outbound_due ON outbound_deliveries(next_attempt_at) WHERE status IN ('queued', 'sent')",
+        """
+        CREATE TABLE messages (
+            event_id TEXT PRIMARY KEY,
+            group_id TEXT NOT NULL,
+            sender BLOB NOT NULL,
+            created_at INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            content TEXT NOT NULL,
+            outgoing INTEGER NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('pending', 'sent', 'acked', 'failed', 'received'))
+        )
+        """,
+        "CREATE INDEX messages_in_order ON messages(group_id, created_at, event_id)",
+    ])
+
+    /// The joiner's side, and the outer gift-wrap id on processed requests (so catch-up skips a
+    /// wrap it already handled without decrypting it).
+    static let v2 = Migration(version: 2, name: "pending_joins_and_wrap_ids", statements: [
+        """
+        CREATE TABLE pending_joins (
+            id TEXT PRIMARY KEY,
+            invite_url TEXT NOT NULL,
+            invite_tag TEXT,
+            inviter BLOB NOT NULL,
+            relays TEXT NOT NULL,
+            key_package_ref BLOB,
+            key_package_event_id TEXT,
+            request_event_id TEXT,
+            state TEXT NOT NULL CHECK (state IN ('requested', 'joined', 'failed', 'cancelled')),
+            group_id TEXT,
+            error_type TEXT,
+            error_tag TEXT,
+            error_reason TEXT,
+            error_at INTEGER,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        )
+        """,
+        "ALTER TABLE processed_requests ADD COLUMN wrap_id TEXT",
+        "CREATE UNIQUE INDEX processed_requests_by_wrap ON processed_requests(wrap_id)",
+    ])
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+
+/// Group message history, ordered by `created_at` then event id, unique by event id.
+public struct MessagesTable {
+    let db: Database
+
+    /// `false` (nothing written) when the event is already in the history: a relay echoing the
+    /// node's own event, or the same event from two relays, is stored once.
+    @discardableResult
+    public func insert(_ m: StoredMessage) throws -> Bool {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO messages(event_id, group_id, sender, created_at, kind, content, outgoing, status)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [m.eventID, m.groupID, m.sender.data, m.createdAt, m.kind, m.content, m.outgoing, m.status.rawValue])
+        return db.changesCount == 1
+    }
+
+    public func contains(eventID: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM messages WHERE event_id = ?)", arguments: [eventID]) ?? false
+    }
+
+    public func get(eventID: String) throws -> StoredMessage? {
+        try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE event_id = ?", arguments: [eventID]).map(Self.decode)
+    }
+
+    /// A page of a group's history in order, strictly after `after` (a `(created_at, event_id)`
+    /// cursor), so `--follow` and paging never repeat or skip a message.
+    public func history(groupID: String, after: (createdAt: Int64, eventID: String)? = nil, limit: Int = 500) throws -> [StoredMessage] {
+        if let after {
+            return try Row.fetchAll(db, sql: """
+                SELECT * FROM messages WHERE group_id = ? AND (created_at, event_id) > (?, ?)
+                ORDER BY created_at, event_id LIMIT ?
+                """, arguments: [groupID, after.createdAt, after.eventID, limit]).map(Self.decode)
+        }
+        return try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE group_id = ? ORDER BY created_at, event_id LIMIT ?",
+                                arguments: [groupID, limit]).map(Self.decode)
+    }
+
+    public func count(groupID: String? = nil) throws -> Int {
+        if let groupID { return try Int.fetchOne(db, sql: "SELECT count(*) FROM messages WHERE group_id = ?", arguments: [groupID]) ?? 0 }
+        return try Int.fetchOne(db, sql: "SELECT count(*) FROM messages") ?? 0
+    }
+
+    public func setStatus(eventID: String, _ status: StoredMessage.Status) throws {
+        try db.execute(sql: "UPDATE messages SET status = ? WHERE event_id = ?", arguments: [status.rawValue, eventID])
+    }
+
+    static func decode(_ row: Row) -> StoredMessage {
+        StoredMessage(eventID: row["event_id"], groupID: row["group_id"], sender: row.bytes("sender"), createdAt: row["created_at"],
+                      kind: row["kind"], content: row["content"], outgoing: row["outgoing"],
+                      status: StoredMessage.Status(rawValue: row["status"]) ?? .received)
+    }
+}

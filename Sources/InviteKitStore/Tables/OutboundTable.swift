@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+
+/// The persisted outbound queue: every event the node publishes, with its status on each relay.
+/// The rules are ``OutboundStateMachine``'s; this table only stores their results.
+public struct OutboundTable {
+    let db: Database
+
+    /// Queues `eventID` for `relays`. `false` when the event was already queued (dedupe by id);
+    /// relays it did not have yet are added.
+    @discardableResult
+    public func enqueue(eventID: String, eventJSON: String, kind: Int, purpose: String, relays: [String],
+                        gateEventID: String? = nil, now: Int64) throws -> Bool {
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO outbound(event_id, event_json, kind, purpose, gate_event_id, created_at) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [eventID, eventJSON, kind, purpose, gateEventID, now])
+        let fresh = db.changesCount == 1
+        for relay in relays {
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO outbound_deliveries(event_id, relay, status, attempts, next_attempt_at, reason, updated_at)
+                VALUES (?, ?, 'queued', 0, ?, NULL, ?)
+                """, arguments: [eventID, relay, now, now])
+        }
+        return fresh
+    }
+
+    public func entry(eventID: String) throws -> OutboundEntry? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM outbound WHERE event_id = ?", arguments: [eventID]) else { return nil }
+        return Self.decodeEntry(row, deliveries: try deliveries(eventID: eventID))
+    }
+
+    public func deliveries(eventID: String) throws -> [RelayDelivery] {
+        try Row.fetchAll(db, sql: "SELECT * FROM outbound_deliveries WHERE event_id = ? ORDER BY relay", arguments: [eventID])
+            .map(Self.decodeDelivery)
+    }
+
+    /// Deliveries to act on now: queued and due, or sent and past their ack timeout; never an
+    /// event whose gate event no relay has acknowledged yet (no Welcome before its Commit's `OK`).
+    /// Oldest events first; each entry lists only its due deliveries.
+    public func due(now: Int64, limit: Int = 256) throws -> [OutboundEntry] {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT o.event_id, o.event_json, o.kind, o.purpose, o.gate_event_id, o.created_at,
+                   d.relay, d.status, d.attempts, d.next_attempt_at, d.reason, d.updated_at
+            FROM outbound_deliveries d JOIN outbound o ON o.event_id = d.event_id
+            WHERE d.status IN ('queued', 'sent') AND d.next_attempt_at <= ?
+              AND (o.gate_event_id IS NULL OR EXISTS (
+                    SELECT 1 FROM outbound_deliveries g WHERE g.event_id = o.gate_event_id AND g.status = 'acked'))
+            ORDER BY o.created_at, o.event_id, d.relay
+            LIMIT ?
+            """, arguments: [now, limit])
+        var entries: [OutboundEntry] = []
+        for row in rows {
+            let delivery = Self.decodeDelivery(row)
+            let id: String = row["event_id"]
+            if entries.last?.eventID == id { entries[entries.count - 1].deliveries.append(delivery) } else {
+                entries.append(Self.decodeEntry(row, deliveries: [delivery]))
+            }
+        }
+        return entries
+    }
+
+    /// Applies one delivery event through `machine` and stores the result; an outgoing message
+    /// carried by the event takes the event's new summary status. Unknown deliveries throw
+    /// ``StoreError/Code/notFound``.
+    @discardableResult
+    public func apply(_ event: DeliveryEvent, eventID: String, relay: String,
+                      machine: OutboundStateMachine = OutboundStateMachine()) throws -> RelayDelivery {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM outbound_deliveries WHERE event_id = ? AND relay = ?",
+                                         arguments: [eventID, relay]) else {
+            throw StoreError(.notFound, "no delivery of \(eventID) to \(relay)")
+        }
+        let before = Self.decodeDelivery(row)
+        let after = machine.apply(event, to: before)
+        guard after != before else { return after }
+        try db.execute(sql: """
+            UPDATE outbound_deliveries SET status = ?, attempts = ?, next_attempt_at = ?, reason = ?, updated_at = ?
+            WHERE event_id = ? AND relay = ?
+            """, arguments: [after.status.rawValue, after.attempts, after.nextAttemptAt, after.reason, after.updatedAt, eventID, relay])
+        if after.status != before.status { try syncMessageStatus(eventID: eventID) }
+        return after
+    }
+
+    /// A relay (re)connected: everything not yet acknowledged there is due again now.
+    public func relayReconnected(_ relay: String, now: Int64, machine: OutboundStateMachine = OutboundStateMachine()) throws {
+        let ids = try String.fetchAll(db, sql: "SELECT event_id FROM outbound_deliveries WHERE relay = ? AND status IN ('queued', 'sent')",
+                                      arguments: [relay])
+        for id in ids { try apply(.disconnected(now: now), eventID: id, relay: relay, machine: machine) }
+    }
+
+    /// Whether some relay acknowledged the event.
+    public func isAcked(eventID: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM outbound_deliveries WHERE event_id = ? AND status = 'acked')",
+                          arguments: [eventID]) ?? false
+    }
+
+    /// Deliveries not yet final.
+    public func unfinishedCount() throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM outbound_deliveries WHERE status IN ('queued', 'sent')") ?? 0
+    }
+
+    private func syncMessageStatus(eventID: String) throws {
+        let summary = OutboundStateMachine.summary(try deliveries(eventID: eventID))
+        let status: StoredMessage.Status
+        switch summary {
+        case .queued: status = .pending
+        case .sent: status = .sent
+        case .acked: status = .acked
+        case .failed: status = .failed
+        }
+        try db.execute(sql: "UPDATE messages SET status = ? WHERE event_id = ? AND outgoing = 1", arguments: [status.rawValue, eventID])
+    }
+
+    static func decodeDelivery(_ row: Row) -> RelayDelivery {
+        RelayDelivery(relay: row["relay"], status: DeliveryStatus(rawValue: row["status"]) ?? .queued, attempts: row["attempts"],
+                      nextAttemptAt: row["next_attempt_at"], reason: row["reason"], updatedAt: row["updated_at"])
+    }
+
+    static func decodeEntry(_ row: Row, deliveries: [RelayDelivery]) -> OutboundEntry {
+        OutboundEntry(eventID: row["event_id"], eventJSON: row["event_json"], kind: row["kind"], purpose: row["purpose"],
+                      gateEventID: row["gate_event_id"], createdAt: row["created_at"], deliveries: deliveries)
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import InviteKit
+import InviteKitStore
+
+/// `invitekit init`: creates a node's home (identity key file 0600, database, default relays).
+struct NodeInitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init", abstract: "Create a node's home: an identity (new, or --import an nsec read from stdin) and default relays.")
+    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+    @Option(name: .customLong("relay"), help: "A default relay (repeatable).") var relays: [String] = []
+    @Flag(name: .customLong("import"), help: "Read the secret key (nsec1… or hex) from stdin; never from the command line.") var importKey = false
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try runReportingErrors {
+            let home = StoreHome.resolve(home)
+            var secret: SecureBytes?
+            if importKey {
+                var input = try StdIO.readAll(limit: 4096)
+                defer { for i in input.indices { input[i] = 0 } }
+                let text = String(decoding: input, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                secret = try NostrKeys.parseSecretKey(text).rawRepresentation
+            }
+            let publicKey = try InviteKitNode.initialize(home: home, relays: relays, importing: secret)
+            var o = JSONOutput()
+            o.add("home", home.directory)
+            o.add("npub", NIP19.npub(publicKey))
+            o.add("relays", json: .array(relays.map { .string($0) }))
+            if json { StdIO.printLine(o.string) } else {
+                StdIO.printLine("created \(home.directory)")
+                StdIO.printLine("npub    \(NIP19.npub(publicKey))")
+                StdIO.printLine("relays  \(relays.isEmpty ? "(none: pass --relay URL)" : relays.joined(separator: " "))")
+            }
+        }
+    }
+}

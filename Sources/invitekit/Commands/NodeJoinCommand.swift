@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import InviteKit
+import InviteKitStore
+
+/// `invitekit join URL`: publishes a KeyPackage and the join request, then waits until joined
+/// (exit 0), refused (exit 3, with the user-facing reason) or timed out (exit 4).
+struct NodeJoinCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "join", abstract: "Join a group through a signed invite URL and wait for the answer.")
+    @Argument(help: "The invite URL.") var url: String
+    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+    @Option(help: "Give up after S seconds (exit 4).") var timeout: Double = 120
+    @Flag(help: "Send the request and return at once.") var noWait = false
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        try await runReportingErrors {
+            let node = try InviteKitNode(home: StoreHome.resolve(home))
+            let join = try await node.startJoin(invite: url)
+            let pool = RelayPool(urls: join.relays)
+            defer { Task { await pool.close() } }
+            try await node.flushOutbound(to: pool.relays)
+            if noWait { return report("requested", join: join) }
+            StdIO.printError("waiting for approval…")
+            let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+            while ContinuousClock.now < deadline {
+                try await node.catchUp(pool: pool, timeout: .seconds(5))
+                try await node.flushOutbound(to: pool.relays)
+                if let now = try node.store.read({ tx in try tx.pendingJoins.get(id: join.id) }) {
+                    switch now.state {
+                    case .joined: return report("joined", join: now)
+                    case .failed:
+                        let type = InviteJoinError.ErrorType(rawValue: now.errorType ?? "")
+                        report("refused", join: now)
+                        throw CLIFailure(type.userFacingMessage, exitCode: 3)
+                    case .requested, .cancelled: break
+                    }
+                }
+                try? await Task.sleep(for: .seconds(1))
+            }
+            throw CLIFailure("no answer within \(Int(timeout)) s", exitCode: 4)
+        }
+    }
+
+    private func report(_ status: String, join: PendingJoinRecord) {
+        if json {
+            var o = JSONOutput()
+            o.add("status", status)
+            o.add("join", join.id)
+            if let g = join.groupID { o.add("group", g) }
+            if let e = join.errorType { o.add("error_type", e) }
+            if let r = join.errorReason { o.add("reason", r) }
+            StdIO.printLine(o.string)
+        } else {
+            StdIO.printLine(status == "joined" ? "joined group \(join.groupID ?? "?")" : status)
+        }
+    }
+}

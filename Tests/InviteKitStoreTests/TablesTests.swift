@@ -1,0 +1,116 @@
+import XCTest
+import InviteKitCrypto
+@testable import InviteKitStore
+
+final class TablesTests: XCTestCase {
+    private func group(_ id: String, tag: String? = "t1") -> StoredGroup {
+        StoredGroup(id: id, nostrGroupID: "n-" + id, name: "G", engine: "legacy", engineVersion: 1,
+                    state: SecureBytes(copying: [1, 2, 3]), epoch: 0, currentTag: tag, relays: ["ws://a", "ws://b"], updatedAt: 1)
+    }
+
+    func testGroupsRoundTripOpaqueStateAndFindByEitherID() throws {
+        let store = try Store.inMemory()
+        try store.write { tx in try tx.groups.save(group("g1")) }
+        try store.write { tx in try tx.groups.updateState(id: "g1", state: SecureBytes(copying: [9, 9]), epoch: 4, now: 2) }
+        let g = try XCTUnwrap(try store.read { tx in try tx.groups.find("n-g1") })
+        XCTAssertEqual(g.state.exportBytes(), [9, 9])
+        XCTAssertEqual(g.epoch, 4)
+        XCTAssertEqual(g.relays, ["ws://a", "ws://b"])
+        XCTAssertThrowsError(try store.write { tx in try tx.groups.updateState(id: "nope", state: SecureBytes(copying: [1]), epoch: 1, now: 2) }) {
+            XCTAssertEqual(($0 as? StoreError)?.code, .notFound)
+        }
+    }
+
+    func testRotatingTheTagRevokesEarlierInvites() throws {
+        let store = try Store.inMemory()
+        try store.write { tx in
+            try tx.groups.save(group("g1", tag: "t1"))
+            try tx.invites.insert(StoredInvite(tag: "t1", groupID: "g1", format: .signed, url: "u1", singleUse: true, expiresAt: 99, createdAt: 1))
+        }
+        try store.write { tx in
+            try tx.groups.setTag(id: "g1", tag: "t2", now: 5)
+            try tx.invites.insert(StoredInvite(tag: "t2", groupID: "g1", format: .signed, url: "u2", singleUse: false, expiresAt: nil, createdAt: 5))
+        }
+        let invites = try store.read { tx in try tx.invites.forGroup("g1") }
+        XCTAssertEqual(invites.map(\.tag), ["t1", "t2"])
+        XCTAssertEqual(invites[0].revokedAt, 5)
+        XCTAssertNil(invites[1].revokedAt)
+        XCTAssertEqual(try store.read { tx in try tx.groups.get(id: "g1")?.currentTag }, "t2")
+    }
+
+    func testKeyPackagesConsumeRetiresAllButLastResort() throws {
+        let store = try Store.inMemory()
+        try store.write { tx in
+            try tx.keyPackages.save(reference: [1], eventID: "e1", bundle: SecureBytes(copying: [10]), lastResort: false, now: 1)
+            try tx.keyPackages.save(reference: [2], eventID: "e2", bundle: SecureBytes(copying: [20]), lastResort: true, now: 2)
+        }
+        try store.write { tx in
+            try tx.keyPackages.consume(reference: [1])
+            try tx.keyPackages.consume(reference: [2])
+        }
+        try store.read { tx in
+            XCTAssertNil(try tx.keyPackages.bundle(reference: [1]))
+            XCTAssertEqual(try tx.keyPackages.bundle(reference: [2])?.exportBytes(), [20])
+            XCTAssertEqual(try tx.keyPackages.references(), [[2]])
+        }
+    }
+
+    func testProcessedRequestIsRecordedOnceAndFoundByWrapID() throws {
+        let store = try Store.inMemory()
+        let r = ProcessedRequest(rumorID: "r", wrapID: "w", outcome: "accepted", groupID: "g", processedAt: 1)
+        XCTAssertTrue(try store.write { tx in try tx.processedRequests.record(r) })
+        XCTAssertFalse(try store.write { tx in try tx.processedRequests.record(r) })
+        XCTAssertTrue(try store.read { tx in try tx.processedRequests.contains(wrapID: "w") })
+        XCTAssertEqual(try store.read { tx in try tx.processedRequests.count() }, 1)
+    }
+
+    func testPendingCommitResolvesOnceAndWipesItsPayload() throws {
+        let store = try Store.inMemory()
+        try store.write { tx in
+            try tx.groups.save(group("g1"))
+            try tx.pendingCommits.insert(PendingCommitRecord(commitEventID: "c1", groupID: "g1", epoch: 0, payload: SecureBytes(copying: [7]), createdAt: 1))
+        }
+        XCTAssertEqual(try store.read { tx in try tx.pendingCommits.waiting().map(\.commitEventID) }, ["c1"])
+        try store.write { tx in try tx.pendingCommits.resolve(commitEventID: "c1", as: .confirmed, now: 2) }
+        XCTAssertThrowsError(try store.write { tx in try tx.pendingCommits.resolve(commitEventID: "c1", as: .rolledBack, now: 3) }) {
+            XCTAssertEqual(($0 as? StoreError)?.code, .invalidTransition)
+        }
+        let c = try XCTUnwrap(try store.read { tx in try tx.pendingCommits.get(commitEventID: "c1") })
+        XCTAssertEqual(c.status, .confirmed)
+        XCTAssertEqual(c.payload.count, 0)
+        XCTAssertTrue(try store.read { tx in try tx.pendingCommits.waiting() }.isEmpty)
+    }
+
+    func testMessagesDedupeByEventIDAndReadInCreatedAtThenIDOrder() throws {
+        let store = try Store.inMemory()
+        func m(_ id: String, _ t: Int64) -> StoredMessage {
+            StoredMessage(eventID: id, groupID: "g", sender: [1], createdAt: t, kind: 9, content: id, outgoing: false, status: .received)
+        }
+        try store.write { tx in
+            for msg in [m("c", 5), m("a", 7), m("b", 5), m("d", 1)] { XCTAssertTrue(try tx.messages.insert(msg)) }
+            XCTAssertFalse(try tx.messages.insert(m("b", 5)), "an echo of the same event is not stored twice")
+            XCTAssertFalse(try tx.messages.insert(m("a", 99)))
+        }
+        let all = try store.read { tx in try tx.messages.history(groupID: "g") }
+        XCTAssertEqual(all.map(\.eventID), ["d", "b", "c", "a"])
+        let after = try store.read { tx in try tx.messages.history(groupID: "g", after: (5, "b")) }
+        XCTAssertEqual(after.map(\.eventID), ["c", "a"])
+        XCTAssertEqual(try store.read { tx in try tx.messages.count(groupID: "g") }, 4)
+    }
+
+    func testPendingJoinEndsOnceWithTheRawJoinError() throws {
+        let store = try Store.inMemory()
+        let join = PendingJoinRecord(id: "j", inviteURL: "u", inviteTag: "t", inviter: [1], relays: ["ws://a"], keyPackageRef: [2],
+                                     keyPackageEventID: "kp", requestEventID: "w", createdAt: 1, updatedAt: 1)
+        try store.write { tx in try tx.pendingJoins.insert(join) }
+        XCTAssertEqual(try store.read { tx in try tx.pendingJoins.active().map(\.id) }, ["j"])
+        try store.write { tx in try tx.pendingJoins.markFailed(id: "j", errorType: "single_use_consumed", errorTag: "t", reason: nil, at: 9, now: 10) }
+        XCTAssertThrowsError(try store.write { tx in try tx.pendingJoins.markJoined(id: "j", groupID: "g", now: 11) }) {
+            XCTAssertEqual(($0 as? StoreError)?.code, .invalidTransition)
+        }
+        let j = try XCTUnwrap(try store.read { tx in try tx.pendingJoins.get(id: "j") })
+        XCTAssertEqual(j.state, .failed)
+        XCTAssertEqual(j.errorType, "single_use_consumed")
+        XCTAssertEqual(j.errorAt, 9)
+    }
+}
