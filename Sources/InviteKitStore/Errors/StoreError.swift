@@ -1,8 +1,11 @@
 import InviteKitCrypto
 
 /// A failure of the durable store. `code` is stable; `detail` never holds secret material.
-public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
-    public enum Code: String, Sendable, CaseIterable {
+public typealias StoreError = CodedFailure<StoreErrorCodes.Code>
+
+/// The namespace of ``StoreError``'s codes.
+public enum StoreErrorCodes {
+    public enum Code: String, FailureCode {
         /// The database file could not be opened or is not a database.
         case openFailed = "store_open_failed"
         /// The file is damaged (SQLITE_CORRUPT / SQLITE_NOTADB).
@@ -32,16 +35,4 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         /// Any other SQLite failure (I/O, full disk).
         case io = "store_io"
     }
-
-    public let code: Code
-    public let detail: String
-
-    public init(_ code: Code, _ detail: String = "") {
-        self.code = code
-        self.detail = detail
-    }
-
-    public var description: String { detail.isEmpty ? code.rawValue : "\(code.rawValue): \(detail)" }
 }
-
-extension StoreError: CodedError { public var codeName: String { code.rawValue } }
