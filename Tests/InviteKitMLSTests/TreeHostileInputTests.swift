@@ -212,3 +212,19 @@ final class TreeHostileInputTests: XCTestCase {
         assertMLSError(.trailingBytes) { _ = try TreePrivateState(serialized: SecureBytes(copying: good + [0])) }
     }
 }
+
+extension TreeHostileInputTests {
+    func testUpdatePathReusingKeysIsRejected() throws {
+        let (g, _, path, _) = try pendingCommit()
+        var t = g.tree
+        var bad = path
+        bad.nodes[0].encryptionKey = try XCTUnwrap(g.tree.leaf(3)).encryptionKey
+        assertMLSError(.invalidUpdatePath) { try TreeKEM.merge(bad, from: 1, into: &t, groupID: TreeFixture.groupID) }
+        // A leaf that takes over another member's signature key, correctly signed with that key.
+        bad = path
+        bad.leafNode.signatureKey = g.signers[3]!.publicKey
+        bad.leafNode.sign(with: g.signers[3]!, groupID: TreeFixture.groupID, leafIndex: 1)
+        assertMLSError(.invalidUpdatePath) { try TreeKEM.merge(bad, from: 1, into: &t, groupID: TreeFixture.groupID) }
+        XCTAssertEqual(t, g.tree)
+    }
+}

@@ -119,14 +119,14 @@ extension RatchetTree {
     /// and returns the parent hash the sender's new leaf must carry.
     mutating func applyPath(sender: UInt32, path: [(node: UInt32, copathChild: UInt32)], publicKeys: [[UInt8]]) -> [UInt8] {
         precondition(path.count == publicKeys.count)
-        blankDirectPath(leaf: sender)
         // Copath subtrees are disjoint from the direct path, so their hashes are final already.
-        let cache = hashes
+        let siblingHashes = path.map { hashes[Int($0.copathChild)] }
+        blankDirectPath(leaf: sender)
         var above: [UInt8] = []
         for k in stride(from: path.count - 1, through: 0, by: -1) {
             let node = ParentNode(encryptionKey: publicKeys[k], parentHash: above, unmergedLeaves: [])
             setNode(path[k].node, .parent(node))
-            above = Self.parentHash(of: node, originalSiblingTreeHash: cache[Int(path[k].copathChild)])
+            above = Self.parentHash(of: node, originalSiblingTreeHash: siblingHashes[k])
         }
         return above
     }
