@@ -26,8 +26,26 @@ public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidSignature = "invalid_signature"
         /// A KeyPackage event failed validation.
         case invalidEvent = "invalid_event"
-        /// A KeyPackage is outside its lifetime.
+        /// A KeyPackage is past its `not_after` (plus the allowed skew).
         case expired
+        /// A KeyPackage is before its `not_before` (minus the allowed skew).
+        case notYetValid = "not_yet_valid"
+        /// A KeyPackage event's `relays` tag is missing, empty or holds a non-relay URL.
+        case invalidRelays = "invalid_relays"
+        /// A Marmot Group Data extension (0xf2ee) is malformed (MIP-01).
+        case invalidGroupData = "invalid_group_data"
+        /// A commit by a non-admin that is not a pure self-update or SelfRemove (MIP-03).
+        case notAdmin = "not_admin"
+        /// An own commit was overtaken by another commit for its epoch before it was confirmed.
+        case staleCommit = "stale_commit"
+        /// `confirmPublished` without an acknowledging relay.
+        case commitNotPublished = "commit_not_published"
+        /// This member was removed and can neither read nor send.
+        case notAMember = "not_a_member"
+        /// A kind-445 event of another group.
+        case wrongGroup = "wrong_group"
+        /// A Welcome is malformed, for someone else, or not from an admin.
+        case invalidWelcome = "invalid_welcome"
         /// The credential does not match the event author.
         case credentialMismatch = "credential_mismatch"
         /// A store operation failed.
