@@ -15,6 +15,7 @@ import InviteKitNostr
 /// - `mlswg-key-schedule`, `mlswg-secret-tree`, `mlswg-message-protection`,
 ///   `mlswg-transcript-hashes` — ``MLSWGScheduleSuites``, from `external/mls/`.
 /// - `mls-group` — every `mls/*.json` file written by ``GroupVectors`` (see PROTOCOL.md §5.8).
+/// - the mlswg ratchet-tree suites of ``MLSWGTreeSuites`` (`external/mls/tree-*.json`, `treekem.json`).
 public enum MLSVectorSuites {
     /// One suite's outcome.
     public typealias Result = (suite: String, passed: Int, failed: Int)
@@ -53,7 +54,10 @@ public enum MLSVectorSuites {
     /// The same suites as ``run(directory:)`` in the shape `invitekit vectors verify` collects
     /// (`VectorSuiteResult`, as `NostrVectorSuites.run(directory:)` returns).
     public static func run(directory: String) -> [VectorSuiteResult] {
-        run(directory: URL(fileURLWithPath: directory)).map { VectorSuiteResult(suite: $0.suite, passed: $0.passed, failed: $0.failed) }
+        let url = URL(fileURLWithPath: directory)
+        return run(directory: url).map { VectorSuiteResult(suite: $0.suite, passed: $0.passed, failed: $0.failed) }
+            + MLSWGTreeSuites.run(directory: url)
+            + MLSWGEngineSuites.run(directory: url)
     }
 
     static func loadJSON(_ url: URL) -> Any? {
@@ -74,7 +78,8 @@ public enum MLSVectorSuites {
             do {
                 let msg = try MLSMessage(tlsSerialized: bytes)
                 guard msg.tlsSerialized == bytes else { failed += 1; continue }
-                if msg.keyPackage.cipherSuite.isSupported { try msg.keyPackage.verify() }
+                let kp = try msg.keyPackage
+                if kp.cipherSuite.isSupported { try kp.verify() }
                 passed += 1
             } catch {
                 failed += 1
