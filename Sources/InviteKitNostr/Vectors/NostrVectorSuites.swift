@@ -11,9 +11,16 @@ public enum NostrVectorSuites {
         var r = VectorSuiteResult(suite: "bip340")
         guard let bytes = FileBytes.read(dir + "/external/bip340-test-vectors.csv") else { return .unreadable(r.suite, "missing file") }
         let rows = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).dropFirst()
-        for line in rows {
+        for (n, line) in rows.enumerated() {
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard f.count >= 7 else { continue }
+            // A row that does not parse is a failure, never a skip or a pass.
+            guard f.count >= 7, Int(f[0]) != nil, f[6] == "TRUE" || f[6] == "FALSE",
+                  Hex.decode(f[2]) != nil, Hex.decode(f[4]) != nil, Hex.decode(f[5]) != nil,
+                  f[1].isEmpty || Hex.decode(f[1]) != nil, f[3].isEmpty || Hex.decode(f[3]) != nil else {
+                r.failed += 1
+                r.failures.append("line \(n + 2): not a BIP-340 vector row")
+                continue
+            }
             r.check("row \(f[0])") {
                 let valid = f[6] == "TRUE"
                 let key = try? Secp256k1.XOnlyPublicKey(rawRepresentation: Hex.decode(f[2]) ?? [])

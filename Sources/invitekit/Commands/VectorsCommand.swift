@@ -22,7 +22,7 @@ struct VectorsCommand: ParsableCommand {
                 var passed = 0, failed = 0
                 for r in results {
                     StdIO.printLine("\(r.failed == 0 ? "ok  " : "FAIL") \(r.suite): \(r.passed) passed, \(r.failed) failed")
-                    if verbose || r.failed > 0 { for f in r.failures.prefix(verbose ? .max : 5) { StdIO.printLine("     - \(f)") } }
+                    if verbose || r.failed > 0 { for f in r.failures.prefix(verbose ? .max : 5) { StdIO.printLine("     - \(TerminalText.escape(f))") } }
                     passed += r.passed; failed += r.failed
                 }
                 StdIO.printLine("\(passed) passed, \(failed) failed")
