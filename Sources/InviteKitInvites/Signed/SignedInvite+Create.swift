@@ -46,7 +46,7 @@ extension SignedInvite {
             throw InviteError(.inputTooLarge, "the invite encodes to \(slug.utf8.count) characters; readers accept at most \(InviteSlug.maxLength) (InviteSlug.maxLength)")
         }
         do { _ = try SignedInvite(slug: slug) } catch {
-            throw InviteError(.inputTooLarge, "the invite would not parse back (\(error.code.rawValue)); shorten its fields")
+            throw InviteError(.inputTooLarge, "the invite would not parse back (\(error.code.rawValue)); readers accept \(InviteSlug.maxLength) characters, \(InviteCompression.maxInflatedSize) bytes inflated")
         }
     }
 
