@@ -317,5 +317,13 @@ final class CLIHostileInputTests: XCTestCase {
         let garbage = try CLI.run(["vectors", "verify", "--dir", copy.path])
         XCTAssertEqual(garbage.status, 1, garbage.out)
         XCTAssertTrue(garbage.out.contains("FAIL bip340: 19 passed, 1 failed"), garbage.out)
+
+        // An invalid-string row that lost its string must not pass as "rejected".
+        let nip19 = copy.appendingPathComponent("external/nip19-examples.json")
+        let examples = try String(contentsOf: nip19, encoding: .utf8)
+        try examples.replacingOccurrences(of: "\"bech32\": \"nevent1qq5v4rkz\"", with: "\"bech32x\": \"nevent1qq5v4rkz\"")
+            .write(to: nip19, atomically: true, encoding: .utf8)
+        let row = try CLI.run(["vectors", "verify", "--dir", copy.path])
+        XCTAssertTrue(row.out.contains("FAIL nip19"), row.out)
     }
 }
