@@ -74,6 +74,11 @@ final class CLIHostileInputTests: XCTestCase {
         }
         let usage = try CLI.shell(["bench", "--seconds", "nan"], redirect: "2>&-")
         XCTAssertEqual(usage.status, 64)
+        for redirect in ["2>&-", "2>/dev/full"] {
+            XCTAssertEqual(try CLI.shell(["invite", "verify", "not-an-invite"], redirect: redirect).status, 2, redirect)
+            XCTAssertEqual(try CLI.shell(["relay", "publish"], redirect: "</dev/null " + redirect).status, 2, redirect)
+            XCTAssertEqual(try CLI.shell(["keys", "show", "x", "y"], redirect: redirect).status, 64, redirect)
+        }
     }
 
     func testFailedStdoutWritesExitNonZero() throws {
