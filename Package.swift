@@ -52,6 +52,8 @@ let package = Package(
         .testTarget(name: "InviteKitMLSTests", dependencies: ["InviteKitMLS", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitRelayTests", dependencies: ["InviteKitRelay", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitTests", dependencies: ["InviteKit", "InviteKitTestSupport"]),
+        // Drives the built `invitekit` binary (build it first: `swift build --build-tests` does).
+        .testTarget(name: "InviteKitCLITests", dependencies: ["InviteKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -55,7 +55,7 @@ struct MarmotToyEngine: MarmotEngine {
         return (e, type, sender, body)
     }
 
-    mutating func encryptApplication(_ data: [UInt8], rng: RandomSource) throws -> [UInt8] { frame(1, data) }
+    mutating func sealApplication(_ data: [UInt8], rng: RandomSource) throws -> [UInt8] { frame(1, data) }
 
     mutating func proposeSelfRemove(rng: RandomSource) throws -> [UInt8] {
         // Like MLS, the sender keeps its own proposal for the commit that will include it.
@@ -65,7 +65,7 @@ struct MarmotToyEngine: MarmotEngine {
 
     // MARK: commits
 
-    func commit(_ request: MarmotCommitRequest, rng: RandomSource) throws -> (pending: Pending, message: [UInt8], welcome: [UInt8]?) {
+    func makeCommit(_ request: MarmotCommitRequest, rng: RandomSource) throws -> (pending: Pending, message: [UInt8], welcome: [UInt8]?) {
         var w = TLSWriter()
         w.writeVector { v in for kp in request.adds { v.writeOpaque(kp.tlsSerialized) } }
         w.writeVector { v in for id in request.removes { v.writeOpaque(id) } }
@@ -89,7 +89,7 @@ struct MarmotToyEngine: MarmotEngine {
 
     mutating func merge(_ pending: Pending) throws { self = pending.next }
 
-    mutating func process(_ message: [UInt8]) throws -> MarmotEngineEvent {
+    mutating func processMessage(_ message: [UInt8]) throws -> MarmotEngineEvent {
         let (e, type, sender, body) = try unframe(message)
         guard Int(sender) < members.count, let senderID = members[Int(sender)] else { throw MLSError(.invalidValue, "sender") }
         switch type {
