@@ -86,7 +86,7 @@ final class EngineHostileInputTests: XCTestCase {
             let i = tree.nodes.firstIndex { if case .parent = $0 { return true } else { return false } }!
             guard case .parent(var p) = tree.nodes[i] else { return }
             p.parentHash = [UInt8](repeating: 7, count: 32)
-            tree.nodes[i] = .parent(p)
+            tree.setNode(UInt32(i), .parent(p))
             info.extensions = [RatchetTreeExtension.fromTree(tree)]
             info.groupContext.treeHash = tree.treeHash
         }
