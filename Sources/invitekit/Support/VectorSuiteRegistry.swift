@@ -28,6 +28,11 @@ enum VectorSuiteRegistry {
         Declaration(suite: "mls-deserialization", files: ["external/mls-deserialization.json"], minimumCases: 14),
         Declaration(suite: "mls-crypto-basics", files: ["external/mls-crypto-basics.json"], minimumCases: 16),
         Declaration(suite: "mls-group", files: ["mls/group-vectors.json"], minimumCases: 14),
+        Declaration(suite: "mlswg-messages", files: ["external/mls/messages.json"], minimumCases: 5100),
+        Declaration(suite: "mlswg-welcome", files: ["external/mls/welcome.json"], minimumCases: 2),
+        Declaration(suite: "mlswg-passive-client-welcome", files: ["external/mls/passive-client-welcome.json"], minimumCases: 16),
+        Declaration(suite: "mlswg-passive-client-handling-commit", files: ["external/mls/passive-client-handling-commit.json"], minimumCases: 14),
+        Declaration(suite: "mlswg-passive-client-random", files: ["external/mls/passive-client-random.json"], minimumCases: 1),
         Declaration(suite: "content-types", files: ["content/content-types.json"], minimumCases: 27),
         Declaration(suite: "sealed-kinds", files: ["sealed/sealed-kinds.json"], minimumCases: 7),
     ]
