@@ -66,6 +66,8 @@ let package = Package(
         .testTarget(name: "InviteKitVectorsTests", dependencies: ["InviteKitVectors", "InviteKitTestSupport"]),
         // Interop with MDK (Rust reference implementation) running in a chroot: `make interop`.
         .testTarget(name: "InviteKitInteropTests", dependencies: ["InviteKit", "InviteKitTestSupport"]),
+        // Drives the built `invitekit` binary (build it first: `swift build --build-tests` does).
+        .testTarget(name: "InviteKitCLITests", dependencies: ["InviteKitTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,13 +8,26 @@ public enum NostrVectorSuites {
         [bip340(directory), nip19(directory), nip44(directory), nip59(directory)]
     }
 
+    /// A string field of a vector row; a missing one fails the case instead of reading as "".
+    static func field(_ row: JSONValue, _ key: String) throws -> String {
+        guard let s = row[key]?.stringValue else { throw NostrError(.missingField, "vector row lacks \"\(key)\"") }
+        return s
+    }
+
     static func bip340(_ dir: String) -> VectorSuiteResult {
         var r = VectorSuiteResult(suite: "bip340")
         guard let bytes = FileBytes.read(dir + "/external/bip340-test-vectors.csv") else { return .unreadable(r.suite, "missing file") }
         let rows = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).dropFirst()
-        for line in rows {
+        for (n, line) in rows.enumerated() {
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard f.count >= 7 else { continue }
+            // A row that does not parse is a failure, never a skip or a pass.
+            guard f.count >= 7, Int(f[0]) != nil, f[6] == "TRUE" || f[6] == "FALSE",
+                  Hex.decode(f[2]) != nil, Hex.decode(f[4]) != nil, Hex.decode(f[5]) != nil,
+                  f[1].isEmpty || Hex.decode(f[1]) != nil, f[3].isEmpty || Hex.decode(f[3]) != nil else {
+                r.failed += 1
+                r.failures.append("line \(n + 2): not a BIP-340 vector row")
+                continue
+            }
             r.check("row \(f[0])") {
                 let valid = f[6] == "TRUE"
                 let key = try? Secp256k1.XOnlyPublicKey(rawRepresentation: Hex.decode(f[2]) ?? [])
@@ -36,8 +49,13 @@ public enum NostrVectorSuites {
         guard let root = try? VectorFile.load(dir, "external/nip19-examples.json"), let examples = root["examples"]?.arrayValue else {
             return .unreadable(r.suite, "missing or malformed file")
         }
-        for e in examples {
-            let text = e["bech32"]?.stringValue ?? ""
+        for (i, e) in examples.enumerated() {
+            // A row without its fields is a failure, not an "invalid string" that passes.
+            guard let text = e["bech32"]?.stringValue, e["valid"]?.boolValue != nil else {
+                r.failed += 1
+                r.failures.append("examples[\(i)]: no bech32 string or valid flag")
+                continue
+            }
             r.check(text) {
                 let decoded = try? NIP19.decode(text)
                 guard e["valid"]?.boolValue == true else { return decoded == nil ? nil : "accepted an invalid string" }
@@ -67,22 +85,23 @@ public enum NostrVectorSuites {
               let valid = v2["valid"], let invalid = v2["invalid"] else { return .unreadable(r.suite, "missing or malformed file") }
         for (i, c) in (valid["get_conversation_key"]?.arrayValue ?? []).enumerated() {
             r.check("get_conversation_key[\(i)]") {
-                let ck = try NIP44.ConversationKey(privateKey: .init(rawRepresentation: Hex.decode(c["sec1"]?.stringValue ?? "") ?? []),
-                                                   publicKey: .init(rawRepresentation: Hex.decode(c["pub2"]?.stringValue ?? "") ?? []))
+                let ck = try NIP44.ConversationKey(privateKey: .init(rawRepresentation: Hex.decode(try Self.field(c, "sec1")) ?? []),
+                                                   publicKey: .init(rawRepresentation: Hex.decode(try Self.field(c, "pub2")) ?? []))
                 return Hex.encode(ck.rawRepresentation.exportBytes()) == c["conversation_key"]?.stringValue ? nil : "key differs"
             }
         }
         for (i, c) in (invalid["get_conversation_key"]?.arrayValue ?? []).enumerated() {
             r.check("invalid.get_conversation_key[\(i)]") {
-                let ok = try? NIP44.ConversationKey(privateKey: .init(rawRepresentation: Hex.decode(c["sec1"]?.stringValue ?? "") ?? []),
-                                                    publicKey: .init(rawRepresentation: Hex.decode(c["pub2"]?.stringValue ?? "") ?? []))
+                let sec1 = try Self.field(c, "sec1"), pub2 = try Self.field(c, "pub2")
+                let ok = try? NIP44.ConversationKey(privateKey: .init(rawRepresentation: Hex.decode(sec1) ?? []),
+                                                    publicKey: .init(rawRepresentation: Hex.decode(pub2) ?? []))
                 return ok == nil ? nil : "accepted"
             }
         }
         if let mk = valid["get_message_keys"], let ck = try? NIP44.ConversationKey(rawRepresentation: Hex.decode(mk["conversation_key"]?.stringValue ?? "") ?? []) {
             for (i, c) in (mk["keys"]?.arrayValue ?? []).enumerated() {
                 r.check("get_message_keys[\(i)]") {
-                    let k = ck.messageKeys(nonce: Hex.decode(c["nonce"]?.stringValue ?? "") ?? [])
+                    let k = ck.messageKeys(nonce: Hex.decode(try Self.field(c, "nonce")) ?? [])
                     let ok = Hex.encode(k.chachaKey.exportBytes()) == c["chacha_key"]?.stringValue
                         && Hex.encode(k.chachaNonce) == c["chacha_nonce"]?.stringValue
                         && Hex.encode(k.hmacKey.exportBytes()) == c["hmac_key"]?.stringValue
@@ -98,11 +117,11 @@ public enum NostrVectorSuites {
         }
         for (i, c) in (valid["encrypt_decrypt"]?.arrayValue ?? []).enumerated() {
             r.check("encrypt_decrypt[\(i)]") {
-                let sk1 = try Secp256k1.PrivateKey(rawRepresentation: Hex.decode(c["sec1"]?.stringValue ?? "") ?? [])
-                let sk2 = try Secp256k1.PrivateKey(rawRepresentation: Hex.decode(c["sec2"]?.stringValue ?? "") ?? [])
+                let sk1 = try Secp256k1.PrivateKey(rawRepresentation: Hex.decode(try Self.field(c, "sec1")) ?? [])
+                let sk2 = try Secp256k1.PrivateKey(rawRepresentation: Hex.decode(try Self.field(c, "sec2")) ?? [])
                 let ck = try NIP44.ConversationKey(privateKey: sk1, publicKey: sk2.publicKey)
-                let plaintext = Array((c["plaintext"]?.stringValue ?? "").utf8)
-                let payload = try NIP44.encrypt(plaintext, conversationKey: ck, nonce: Hex.decode(c["nonce"]?.stringValue ?? ""))
+                let plaintext = Array((try Self.field(c, "plaintext")).utf8)
+                let payload = try NIP44.encrypt(plaintext, conversationKey: ck, nonce: Hex.decode(try Self.field(c, "nonce")))
                 if payload != c["payload"]?.stringValue { return "payload differs" }
                 let back = try NIP44.decrypt(payload, conversationKey: NIP44.ConversationKey(privateKey: sk2, publicKey: sk1.publicKey))
                 return back == plaintext ? nil : "decryption differs"
@@ -110,18 +129,19 @@ public enum NostrVectorSuites {
         }
         for (i, c) in (valid["encrypt_decrypt_long_msg"]?.arrayValue ?? []).enumerated() {
             r.check("encrypt_decrypt_long_msg[\(i)]") {
-                let ck = try NIP44.ConversationKey(rawRepresentation: Hex.decode(c["conversation_key"]?.stringValue ?? "") ?? [])
-                let pattern = Array((c["pattern"]?.stringValue ?? "").utf8)
+                let ck = try NIP44.ConversationKey(rawRepresentation: Hex.decode(try Self.field(c, "conversation_key")) ?? [])
+                let pattern = Array((try Self.field(c, "pattern")).utf8)
                 let plaintext = Array([[UInt8]](repeating: pattern, count: Int(c["repeat"]?.int64Value ?? 0)).joined())
-                let payload = try NIP44.encrypt(plaintext, conversationKey: ck, nonce: Hex.decode(c["nonce"]?.stringValue ?? ""))
+                let payload = try NIP44.encrypt(plaintext, conversationKey: ck, nonce: Hex.decode(try Self.field(c, "nonce")))
                 if Hex.encode(SHA256.hash(Array(payload.utf8))) != c["payload_sha256"]?.stringValue { return "payload hash differs" }
                 return try NIP44.decrypt(payload, conversationKey: ck) == plaintext ? nil : "decryption differs"
             }
         }
         for (i, c) in (invalid["decrypt"]?.arrayValue ?? []).enumerated() {
             r.check("invalid.decrypt[\(i)]") {
-                let ck = try NIP44.ConversationKey(rawRepresentation: Hex.decode(c["conversation_key"]?.stringValue ?? "") ?? [])
-                return (try? NIP44.decrypt(c["payload"]?.stringValue ?? "", conversationKey: ck)) == nil ? nil : "accepted"
+                let ck = try NIP44.ConversationKey(rawRepresentation: Hex.decode(try Self.field(c, "conversation_key")) ?? [])
+                let payload = try Self.field(c, "payload")
+                return (try? NIP44.decrypt(payload, conversationKey: ck)) == nil ? nil : "accepted"
             }
         }
         // Amended by nips PR #1907: of [0, 65536, 100000, 10000000] only 0 stays invalid.

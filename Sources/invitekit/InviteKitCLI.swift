@@ -11,20 +11,29 @@ struct InviteKitCLI: AsyncParsableCommand {
     )
 
     /// Parses and runs, keeping every failure to one stderr line (usage errors included);
-    /// `--help` and `--version` print as usual.
+    /// `--help` and `--version` print as usual. Every write to stdout is checked (StdIO), so
+    /// the exit status is 0 only when all the output was delivered.
     static func main() async {
+        StdIO.prepareDescriptors()
         do {
             var command = try parseAsRoot()
             if var async = command as? AsyncParsableCommand { try await async.run() } else { try command.run() }
         } catch {
             let code = exitCode(for: error)
-            if code == .success { exit(withError: error) }
+            if code == .success {
+                StdIO.printLine(fullMessage(for: error))
+                StdIO.flush()
+                Foundation.exit(0)
+            }
             if !(error is ExitCode) {
-                let text = message(for: error).split(separator: "\n").first.map(String.init) ?? "error"
+                // Parser errors quote the offending argument, which may be a secret key.
+                let text = SecretRedaction.redact(message(for: error).split(separator: "\n").first.map(String.init) ?? "error")
                 StdIO.printError(text.hasPrefix("Error: ") ? String(text.dropFirst(7)) : text)
             }
+            StdIO.flush()
             Foundation.exit(code.rawValue)
         }
+        StdIO.flush()
     }
 }
 

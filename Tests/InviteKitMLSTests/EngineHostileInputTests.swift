@@ -86,7 +86,7 @@ final class EngineHostileInputTests: XCTestCase {
             let i = tree.nodes.firstIndex { if case .parent = $0 { return true } else { return false } }!
             guard case .parent(var p) = tree.nodes[i] else { return }
             p.parentHash = [UInt8](repeating: 7, count: 32)
-            tree.nodes[i] = .parent(p)
+            tree.setNode(UInt32(i), .parent(p))
             info.extensions = [RatchetTreeExtension.fromTree(tree)]
             info.groupContext.treeHash = tree.treeHash
         }
@@ -132,5 +132,29 @@ final class EngineHostileInputTests: XCTestCase {
         var wrongVersion = bytes
         wrongVersion[0] = 2
         XCTAssertEqual(code { _ = try MLSGroupState(serialized: SecureBytes(copying: wrongVersion)) }, .invalidValue)
+    }
+
+    func testInvalidProposalListsRefused() throws {
+        let f = try fixture()
+        let bobKP = f.bob.ownLeafNode!
+        XCTAssertEqual(code { _ = try f.alice.commit([.remove(leaf: 5)], rng: f.rng) }, .invalidProposal)
+        XCTAssertEqual(code { _ = try f.alice.commit([.remove(leaf: f.alice.ownLeaf)], rng: f.rng) }, .invalidProposal)
+        XCTAssertEqual(code { _ = try f.alice.commit([.remove(leaf: 1), .remove(leaf: 1)], rng: f.rng) }, .invalidProposal)
+        XCTAssertEqual(code { _ = try f.alice.commit([], references: [[1, 2, 3]], rng: f.rng) }, .invalidProposal)
+        XCTAssertEqual(code { _ = try f.alice.commit([.add(f.carolKP.keyPackage), .add(f.carolKP.keyPackage)], rng: f.rng) }, .invalidProposal)
+        XCTAssertEqual(code { _ = try f.alice.commit([.groupContextExtensions([MLSExtension(type: 0xabcd, data: [])])], rng: f.rng) },
+                       .invalidProposal)
+        XCTAssertEqual(code {
+            _ = try f.alice.commit([.groupContextExtensions([EngineHarness.required, EngineHarness.required])], rng: f.rng)
+        }, .invalidProposal)
+        XCTAssertEqual(bobKP.credential.identity, [UInt8](repeating: 2, count: 32))
+    }
+
+    func testRemovedMemberCannotCommitOrSend() throws {
+        var f = try fixture()
+        let remove = try f.alice.commit([.remove(leaf: f.bob.ownLeaf)], rng: f.rng)
+        guard case .removed = try f.bob.process(remove.message) else { return XCTFail() }
+        XCTAssertEqual(code { _ = try f.bob.commit([], rng: f.rng) }, .notMember)
+        XCTAssertEqual(code { _ = try f.bob.encryptApplication([1], rng: f.rng) }, .notMember)
     }
 }

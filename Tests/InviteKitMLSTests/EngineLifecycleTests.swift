@@ -128,4 +128,30 @@ final class EngineLifecycleTests: XCTestCase {
         XCTAssertEqual(bob.groupContextExtension(0xf2ee)?.data, [9])
         XCTAssertEqual(bob.epochAuthenticator, alice.epochAuthenticator)
     }
+
+    func testPendingCommitSurvivesSerialization() throws {
+        let rng = SeededRandom(seed: 9)
+        var alice = try EngineHarness.create(rng: rng)
+        let bobKP = try EngineHarness.bundle(2, rng: rng)
+        let add = try alice.commit([.add(bobKP.keyPackage)], rng: rng)
+        let reloaded = try MLSPendingCommit(serialized: add.serialized())
+        XCTAssertEqual(reloaded.message, add.message)
+        XCTAssertEqual(reloaded.welcome, add.welcome)
+        XCTAssertEqual(reloaded.added.map(\.leaf), [1])
+        try alice.merge(reloaded)
+        var bob = try MLSGroupState.join(welcome: try EngineHarness.welcome(reloaded), keyPackage: bobKP)
+        XCTAssertEqual(bob.epochAuthenticator, alice.epochAuthenticator)
+        let msg = try alice.encryptApplication([5], rng: rng)
+        guard case .application(_, _, let data, _, _) = try bob.process(msg) else { return XCTFail() }
+        XCTAssertEqual(data, [5])
+        XCTAssertThrowsError(try alice.merge(reloaded)) { XCTAssertEqual(($0 as? MLSError)?.code, .wrongEpoch) }
+    }
+
+    func testOwnCommitEchoIsRefused() throws {
+        let rng = SeededRandom(seed: 10)
+        var alice = try EngineHarness.create(rng: rng)
+        let update = try alice.commit([], rng: rng)
+        XCTAssertThrowsError(try alice.process(update.message)) { XCTAssertEqual(($0 as? MLSError)?.code, .invalidSender) }
+        XCTAssertEqual(alice.epoch, 0)
+    }
 }

@@ -38,6 +38,16 @@ final class SecretTreeTests: XCTestCase {
             XCTAssertEqual(($0 as? MLSError)?.code, .generationUnavailable)
         }
         XCTAssertLessThanOrEqual(receiver.ratchets[0]![1].retained.count, Int(w))
+
+        // Keys retained earlier are dropped once the ratchet moves more than the window past them.
+        var later = try fresh()
+        _ = try later.key(leaf: 1, type: .handshake, generation: 10)
+        _ = try later.key(leaf: 1, type: .handshake, generation: w + 8)
+        XCTAssertThrowsError(try later.key(leaf: 1, type: .handshake, generation: 7)) {
+            XCTAssertEqual(($0 as? MLSError)?.code, .generationUnavailable)
+        }
+        XCTAssertNoThrow(try later.key(leaf: 1, type: .handshake, generation: 8))
+        XCTAssertNoThrow(try later.key(leaf: 1, type: .handshake, generation: 9))
     }
 
     func testLeafOutsideTreeIsTyped() throws {

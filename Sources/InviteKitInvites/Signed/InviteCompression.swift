@@ -15,10 +15,11 @@ public enum InviteCompression {
     /// Inflated / compressed size limit.
     public static let maxRatio = 100
 
-    /// Compresses when it saves bytes, else returns `bytes` unchanged.
+    /// Compresses when it saves bytes and ``decompress(_:)`` will take the result (ratio at most
+    /// ``maxRatio``), else returns `bytes` unchanged.
     public static func compressIfSmaller(_ bytes: [UInt8]) -> [UInt8] {
         guard bytes.count > 5, bytes.count <= maxInflatedSize, let deflated = rawDeflate(bytes),
-              deflated.count + 5 < bytes.count else { return bytes }
+              deflated.count + 5 < bytes.count, bytes.count <= deflated.count * maxRatio else { return bytes }
         var out = [UInt8]()
         out.reserveCapacity(deflated.count + 5)
         out.append(marker)

@@ -42,7 +42,26 @@ extension SignedInvite {
             name: options.name, description: options.description, imageURL: options.imageURL,
             conversationExpiresAtUnix: options.conversationExpiresAtUnix, expiresAtUnix: options.expiresAtUnix,
             expiresAfterUse: options.singleUse, emoji: options.emoji, relays: options.relays)
-        return try sign(payload, with: creator)
+        let invite = try sign(payload, with: creator)
+        try invite.checkReadable()
+        return invite
+    }
+
+    /// Refuses an invite that ``init(slug:)`` would refuse (PROTOCOL §3.1: every invite
+    /// InviteKit builds parses back), naming the reader's limit: the slug's length
+    /// (``InviteSlug/maxLength``) or the serialized size (``InviteCompression/maxInflatedSize``).
+    func checkReadable() throws(InviteError) {
+        let wire = serializedBytes().count
+        guard wire <= InviteCompression.maxInflatedSize else {
+            throw InviteError(.inputTooLarge, "the invite is \(wire) bytes serialized; readers accept at most \(InviteCompression.maxInflatedSize) (InviteCompression.maxInflatedSize)")
+        }
+        let slug = encodedSlug()
+        guard slug.utf8.count <= InviteSlug.maxLength else {
+            throw InviteError(.inputTooLarge, "the invite encodes to \(slug.utf8.count) characters; readers accept at most \(InviteSlug.maxLength) (InviteSlug.maxLength)")
+        }
+        do { _ = try SignedInvite(slug: slug) } catch {
+            throw InviteError(.inputTooLarge, "the invite would not parse back (\(error.code.rawValue)); readers accept \(InviteSlug.maxLength) characters, \(InviteCompression.maxInflatedSize) bytes inflated")
+        }
     }
 
     /// Opens the conversation token: only the creator can.

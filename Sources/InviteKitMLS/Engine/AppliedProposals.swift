@@ -70,6 +70,14 @@ struct AppliedProposals: Sendable {
             guard node.verifySignature(groupID: context.groupID, leafIndex: leaf) else {
                 throw MLSError(.invalidSignature, "Update LeafNode signature of leaf \(leaf)")
             }
+            // RFC 9420 §7.3: keys stay unique across the tree.
+            let others = tree.nodes.enumerated().filter { $0.offset != Int(TreeMath.nodeIndex(leaf: leaf)) }.compactMap(\.element)
+            guard !others.contains(where: { $0.encryptionKey == node.encryptionKey }) else {
+                throw MLSError(.invalidProposal, "Update reuses an encryption key of the tree")
+            }
+            guard !tree.occupiedLeaves.contains(where: { $0 != leaf && tree.leaf($0)?.signatureKey == node.signatureKey }) else {
+                throw MLSError(.invalidProposal, "Update reuses another member's signature key")
+            }
             try tree.updateLeaf(leaf, with: node)
             updated.append(leaf)
         }
@@ -93,6 +101,14 @@ struct AppliedProposals: Sendable {
             }
             let leaf = tree.addLeaf(kp.leafNode)
             added.append((leaf, kp))
+        }
+        // RFC 9420 §12.1.7, §13.4: every member supports each non-default GroupContext extension.
+        if gce != nil {
+            for e in extensions where e.extensionType > 0x0005 {
+                for i in tree.occupiedLeaves where tree.leaf(i)?.capabilities.extensions.contains(e.extensionType) != true {
+                    throw MLSError(.invalidProposal, "leaf \(i) does not support extension \(e.extensionType)")
+                }
+            }
         }
         if let raw = extensions.first(where: { $0.extensionType == RequiredCapabilities.extensionType }) {
             let required = try RequiredCapabilities(tlsSerialized: raw.data)

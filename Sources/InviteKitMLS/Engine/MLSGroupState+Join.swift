@@ -10,6 +10,13 @@ extension MLSGroupState {
     /// hashes to the GroupContext's tree hash; this member's leaf is in it; the path secret's keys
     /// match the tree; the confirmation tag verifies.
     public static func join(welcome: Welcome, keyPackage bundle: KeyPackageBundle, ratchetTree: RatchetTree? = nil) throws -> MLSGroupState {
+        try join(welcome: welcome, keyPackage: bundle, ratchetTree: ratchetTree, conformancePSKs: [:])
+    }
+
+    /// ``join(welcome:keyPackage:ratchetTree:)`` that also accepts external PSKs, for the
+    /// conformance vectors only (see ``ConformancePSK``).
+    package static func join(welcome: Welcome, keyPackage bundle: KeyPackageBundle, ratchetTree: RatchetTree?,
+                     conformancePSKs: [[UInt8]: [UInt8]]) throws -> MLSGroupState {
         let kp = bundle.keyPackage
         let suite = welcome.cipherSuite
         guard suite == kp.cipherSuite else { throw MLSError(.invalidValue, "Welcome cipher suite differs from the KeyPackage's") }
@@ -23,9 +30,10 @@ extension MLSGroupState {
         defer { zeroize(&secretBytes) }
         let secrets: GroupSecrets
         do { secrets = try GroupSecrets(tlsSerialized: secretBytes) } catch { throw MLSError(.invalidValue, "malformed GroupSecrets") }
-        guard secrets.psks.isEmpty else { throw MLSError(.unsupportedFeature, "the Welcome needs pre-shared keys") }
+        let pskSecret: SecureBytes? = secrets.psks.isEmpty ? nil
+            : try ConformancePSK.pskSecret(secrets.psks, external: conformancePSKs, suite: suite)
 
-        let groupInfo = try openGroupInfo(welcome: welcome, joinerSecret: secrets.joinerSecret)
+        let groupInfo = try openGroupInfo(welcome: welcome, joinerSecret: secrets.joinerSecret, pskSecret: pskSecret)
         let context = groupInfo.groupContext
         guard context.version == .mls10, context.cipherSuite == suite else {
             throw MLSError(.invalidValue, "GroupContext version or cipher suite differs from the Welcome's")
@@ -58,7 +66,8 @@ extension MLSGroupState {
             try privateTree.applyWelcomePathSecret(pathSecret.secret, committer: groupInfo.signer, tree: tree)
         }
 
-        let epochSecrets = try KeySchedule.fromJoinerSecret(secrets.joinerSecret, groupContext: context.tlsSerialized, suite: suite)
+        let epochSecrets = try KeySchedule.fromJoinerSecret(secrets.joinerSecret, pskSecret: pskSecret, groupContext: context.tlsSerialized,
+                                                            suite: suite)
         try verifyConfirmationTag(groupInfo.confirmationTag, key: epochSecrets.confirmationKey, confirmed: context.confirmedTranscriptHash)
         let interim = TranscriptHashes.interim(confirmed: context.confirmedTranscriptHash, confirmationTag: groupInfo.confirmationTag)
         let secretTree = try SecretTree(encryptionSecret: epochSecrets.encryptionSecret, leafCount: tree.leafCount, suite: suite)
@@ -68,9 +77,9 @@ extension MLSGroupState {
     }
 
     /// Decrypts a Welcome's GroupInfo with `welcome_key`/`welcome_nonce` (RFC 9420 §12.4.3.1).
-    package static func openGroupInfo(welcome: Welcome, joinerSecret: SecureBytes) throws -> GroupInfo {
+    package static func openGroupInfo(welcome: Welcome, joinerSecret: SecureBytes, pskSecret: SecureBytes? = nil) throws -> GroupInfo {
         let suite = welcome.cipherSuite
-        let schedule = try KeySchedule.fromJoinerSecret(joinerSecret, groupContext: [], suite: suite)
+        let schedule = try KeySchedule.fromJoinerSecret(joinerSecret, pskSecret: pskSecret, groupContext: [], suite: suite)
         let (key, nonce) = try KeySchedule.welcomeKeyAndNonce(welcomeSecret: schedule.welcomeSecret, suite: suite)
         let aead = try suite.hpke().aead
         var plain = try aead.open(welcome.encryptedGroupInfo, key: key, nonce: nonce.exportBytes(), aad: [])

@@ -52,18 +52,3 @@ public struct MLSGroupState: Sendable {
     /// The GroupContext extension of `type`, if any.
     public func groupContextExtension(_ type: UInt16) -> MLSExtension? { groupContext.extension(type) }
 }
-
-/// What a member keeps of a past epoch: enough to decrypt and authenticate late messages.
-struct RetainedEpoch: Sendable {
-    var groupContext: GroupContext
-    var tree: RatchetTree
-    var secretTree: SecretTree
-    var senderDataSecret: SecureBytes
-}
-
-/// A proposal received in the current epoch, kept by its reference.
-struct CachedProposal: Sendable {
-    var reference: [UInt8]
-    var proposal: Proposal
-    var sender: UInt32
-}

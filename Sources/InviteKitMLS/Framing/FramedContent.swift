@@ -48,9 +48,13 @@ public struct FramedContent: Hashable, Sendable, TLSCodable {
         }
     }
 
+    /// `group_id`.
     public var groupID: [UInt8]
+    /// The epoch the content was framed in.
     public var epoch: UInt64
     public var sender: Sender
+    /// `authenticated_data`: sent in the clear but covered by the signature (and, in a
+    /// PrivateMessage, by the AEAD).
     public var authenticatedData: [UInt8]
     public var body: Body
 

@@ -5,6 +5,9 @@ extension PrivateMessage {
     /// handshake or application ratchet, a random `reuse_guard` XORed into the nonce, and
     /// sender data sealed under keys sampled from the ciphertext.
     ///
+    /// This consumes the sender's own generation: its own message echoed back by a relay cannot be
+    /// decrypted again from the same tree, so the caller recognises its own messages by other means.
+    ///
     /// - Parameter padTo: pads `PrivateMessageContent` with zeros to a multiple of this many bytes
     ///   (0 or 1: no padding), hiding the exact length (RFC 9420 §6.3.1).
     public static func protect(_ authenticated: AuthenticatedContent, secretTree: inout SecretTree, senderDataSecret: SecureBytes,

@@ -56,7 +56,7 @@ public struct LeafNode: Hashable, Sendable, TLSCodable {
     }
 
     /// `LeafNodeTBS` (RFC 9420 §7.2). For `update`/`commit` sources the group id and leaf index
-    /// follow; this implementation only signs `key_package` leaves, for which nothing follows.
+    /// follow; for `key_package` leaves nothing follows (see `LeafNode+Signing.swift`).
     public func encodeTBS(to writer: inout TLSWriter, groupID: [UInt8] = [], leafIndex: UInt32 = 0) {
         encodeContent(to: &writer)
         switch source {

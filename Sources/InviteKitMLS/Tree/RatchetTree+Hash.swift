@@ -4,24 +4,29 @@ import InviteKitCrypto
 /// with SHA-256.
 extension RatchetTree {
     /// The tree hash of the root: the `tree_hash` of the GroupContext (RFC 9420 §7.8).
-    public var treeHash: [UInt8] { treeHashes()[Int(root)] }
+    public var treeHash: [UInt8] { hashes[Int(root)] }
 
     /// The tree hash of every node, by node index (RFC 9420 §7.8).
-    public func treeHashes() -> [[UInt8]] {
+    public func treeHashes() -> [[UInt8]] { hashes }
+
+    package func computeTreeHashes() -> [[UInt8]] {
         var out = [[UInt8]](repeating: [], count: nodes.count)
         fillTreeHash(root, into: &out)
         return out
     }
 
     private func fillTreeHash(_ x: UInt32, into out: inout [[UInt8]]) {
-        if TreeMath.isLeaf(x) {
-            out[Int(x)] = leafHash(x, present: true)
-        } else {
-            let l = TreeMath.left(x), r = TreeMath.right(x)
-            fillTreeHash(l, into: &out)
-            fillTreeHash(r, into: &out)
-            out[Int(x)] = parentHashInputHash(parentNode(x), left: out[Int(l)], right: out[Int(r)])
+        if !TreeMath.isLeaf(x) {
+            fillTreeHash(TreeMath.left(x), into: &out)
+            fillTreeHash(TreeMath.right(x), into: &out)
         }
+        out[Int(x)] = nodeHash(x, children: out)
+    }
+
+    /// The tree hash of node `x`, given its children's in `children` for a parent node.
+    func nodeHash(_ x: UInt32, children: [[UInt8]]) -> [UInt8] {
+        if TreeMath.isLeaf(x) { return leafHash(x, present: true) }
+        return parentHashInputHash(parentNode(x), left: children[Int(TreeMath.left(x))], right: children[Int(TreeMath.right(x))])
     }
 
     /// `TreeHashInput` for a leaf; `present: false` hashes it as blank.
@@ -114,14 +119,14 @@ extension RatchetTree {
     /// and returns the parent hash the sender's new leaf must carry.
     mutating func applyPath(sender: UInt32, path: [(node: UInt32, copathChild: UInt32)], publicKeys: [[UInt8]]) -> [UInt8] {
         precondition(path.count == publicKeys.count)
-        blankDirectPath(leaf: sender)
         // Copath subtrees are disjoint from the direct path, so their hashes are final already.
-        let cache = treeHashes()
+        let siblingHashes = path.map { hashes[Int($0.copathChild)] }
+        blankDirectPath(leaf: sender)
         var above: [UInt8] = []
         for k in stride(from: path.count - 1, through: 0, by: -1) {
             let node = ParentNode(encryptionKey: publicKeys[k], parentHash: above, unmergedLeaves: [])
             setNode(path[k].node, .parent(node))
-            above = Self.parentHash(of: node, originalSiblingTreeHash: cache[Int(path[k].copathChild)])
+            above = Self.parentHash(of: node, originalSiblingTreeHash: siblingHashes[k])
         }
         return above
     }

@@ -10,7 +10,7 @@ extension RatchetTree {
             index = blank
         } else {
             index = leafCount
-            nodes += Array(repeating: nil, count: nodes.count + 1)
+            extend()
         }
         setNode(TreeMath.nodeIndex(leaf: index), .leaf(leafNode))
         for p in directPath(leaf: index) {
@@ -46,9 +46,8 @@ extension RatchetTree {
     /// Drops the right half of the tree while it holds no non-blank node (RFC 9420 §7.7).
     mutating func truncate() {
         while leafCount > 1 {
-            let half = nodes.count / 2
-            guard nodes[(half + 1)...].allSatisfy({ $0 == nil }) else { return }
-            nodes.removeLast(half + 1)
+            guard isBlankSubtree(TreeMath.right(root)) else { return }
+            dropRightHalf()
         }
     }
 }

@@ -34,12 +34,23 @@ extension RatchetTree {
                 guard leaf(l) != nil else { throw MLSError(.invalidTree, "unmerged leaf \(l) of node \(i) is blank") }
                 for q in directPath(leaf: l) {
                     if q == i { break }
-                    if let between = parentNode(q), !between.unmergedLeaves.contains(l) {
+                    // Binary search keeps hostile trees with long lists near-linear; an unsorted
+                    // list is rejected when its own node is checked.
+                    if let between = parentNode(q), !Self.sortedContains(between.unmergedLeaves, l) {
                         throw MLSError(.invalidTree, "unmerged leaf \(l) of node \(i) missing from node \(q)")
                     }
                 }
             }
         }
+    }
+
+    static func sortedContains(_ list: [UInt32], _ value: UInt32) -> Bool {
+        var lo = 0, hi = list.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if list[mid] < value { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < list.count && list[lo] == value
     }
 
     func validateLeaves(suite: CipherSuite, groupID: [UInt8]) throws {

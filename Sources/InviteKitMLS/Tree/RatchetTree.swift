@@ -5,12 +5,19 @@
 /// nodes (RFC 9420 §12.4.3.3) and ``init(from:)`` pads them back.
 public struct RatchetTree: Hashable, Sendable {
     /// Every node, `nil` when blank. `nodes.count == 2 * leafCount - 1`.
-    public internal(set) var nodes: [Node?]
+    public private(set) var nodes: [Node?]
+    /// The tree hash of every node (RFC 9420 §7.8), kept current by each mutation so that a commit
+    /// rehashes only the paths it touches.
+    private(set) var hashes: [[UInt8]] = []
 
     /// A one-member tree.
     public init(firstLeaf: LeafNode) {
         nodes = [.leaf(firstLeaf)]
+        hashes = computeTreeHashes()
     }
+
+    public static func == (a: RatchetTree, b: RatchetTree) -> Bool { a.nodes == b.nodes }
+    public func hash(into h: inout Hasher) { h.combine(nodes) }
 
     /// Builds from an array in RFC 9420 Appendix C order; trailing blanks may be omitted.
     /// Fails when a leaf slot holds a parent node or the reverse.
@@ -29,6 +36,7 @@ public struct RatchetTree: Hashable, Sendable {
             }
         }
         nodes = given + Array(repeating: nil, count: Int(TreeMath.nodeWidth(leafCount: leafCount)) - given.count)
+        hashes = computeTreeHashes()
     }
 
     /// Number of leaf slots (a power of two), blank or not.
@@ -59,6 +67,32 @@ public struct RatchetTree: Hashable, Sendable {
 
     mutating func setNode(_ index: UInt32, _ node: Node?) {
         nodes[Int(index)] = node
+        var x = index
+        while true {
+            hashes[Int(x)] = nodeHash(x, children: hashes)
+            if x == root { break }
+            x = TreeMath.parent(x)
+        }
+    }
+
+    /// Doubles the leaf count: the old tree becomes the left subtree of a new blank root
+    /// (RFC 9420 §7.7).
+    mutating func extend() {
+        nodes += Array(repeating: nil, count: nodes.count + 1)
+        hashes = computeTreeHashes()
+    }
+
+    /// Drops the root and its right subtree, whose nodes must all be blank (RFC 9420 §7.7).
+    mutating func dropRightHalf() {
+        let half = nodes.count / 2
+        precondition(nodes[(half + 1)...].allSatisfy { $0 == nil })
+        nodes.removeLast(half + 1)
+        hashes.removeLast(half + 1)
+    }
+
+    /// `true` when every node under `x` (and `x`) is blank, so its resolution is empty.
+    func isBlankSubtree(_ x: UInt32) -> Bool {
+        nodes[Int(TreeMath.subtreeRange(x).lowerBound)...Int(TreeMath.subtreeRange(x).upperBound)].allSatisfy { $0 == nil }
     }
 
     // MARK: paths (RFC 9420 §4.1.2)
@@ -75,7 +109,7 @@ public struct RatchetTree: Hashable, Sendable {
         let path = TreeMath.directPath(start, leafCount: leafCount)
         let copath = TreeMath.copath(start, leafCount: leafCount)
         var out: [(UInt32, UInt32)] = []
-        for (p, c) in zip(path, copath) where !resolution(of: c).isEmpty { out.append((p, c)) }
+        for (p, c) in zip(path, copath) where !isBlankSubtree(c) { out.append((p, c)) }
         return out
     }
 

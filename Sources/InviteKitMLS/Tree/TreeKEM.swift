@@ -80,11 +80,28 @@ public enum TreeKEM {
                 throw MLSError(.invalidUpdatePath, "path encryption keys must be distinct 32-byte X25519 keys")
             }
         }
+        try checkKeysAreNew(path, from: sender, in: tree)
         var next = tree
         let expected = next.applyPath(sender: sender, path: steps, publicKeys: path.nodes.map(\.encryptionKey))
         guard expected == claimed else { throw MLSError(.parentHashMismatch, "UpdatePath leaf parent_hash") }
         next.setNode(TreeMath.nodeIndex(leaf: sender), .leaf(path.leafNode))
         tree = next
+    }
+
+    /// The path's encryption keys must be new to the tree, and its leaf's signature key unused by
+    /// any other leaf (RFC 9420 §7.3). The sender's own leaf and direct path are being replaced.
+    static func checkKeysAreNew(_ path: UpdatePath, from sender: UInt32, in tree: RatchetTree) throws {
+        let newKeys = Set([path.leafNode.encryptionKey] + path.nodes.map(\.encryptionKey))
+        let replaced = Set([TreeMath.nodeIndex(leaf: sender)] + tree.directPath(leaf: sender))
+        for (i, node) in tree.nodes.enumerated() {
+            guard let node, !replaced.contains(UInt32(i)) else { continue }
+            if newKeys.contains(node.encryptionKey) {
+                throw MLSError(.invalidUpdatePath, "UpdatePath reuses the encryption key of node \(i)")
+            }
+            if case .leaf(let l) = node, l.signatureKey == path.leafNode.signatureKey {
+                throw MLSError(.invalidUpdatePath, "UpdatePath leaf reuses the signature key of node \(i)")
+            }
+        }
     }
 
     /// Decrypts the path secret meant for `privateState`'s member from `path` (sent by `sender`

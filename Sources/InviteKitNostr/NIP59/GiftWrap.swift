@@ -37,8 +37,17 @@ public enum GiftWrap {
             .signed(by: sender, using: rng)
         let oneTime = Secp256k1.PrivateKey(using: rng)
         let wrapContent = try NIP44.encrypt(seal.jsonBytes, from: oneTime, to: recipient, using: rng)
-        return try EventTemplate(kind: wrapKind, content: wrapContent, tags: [["p", recipient.hex]] + extraTags,
-                                 createdAt: randomPast(now, rng)).signed(by: oneTime, using: rng)
+        let wrapped = try EventTemplate(kind: wrapKind, content: wrapContent, tags: [["p", recipient.hex]] + extraTags,
+                                        createdAt: randomPast(now, rng)).signed(by: oneTime, using: rng)
+        // Content and tags make up the size; serialize only when they come near the reader's cap.
+        let estimate = extraTags.reduce(wrapContent.utf8.count) { $0 + $1.reduce(0) { $0 + $1.utf8.count } }
+        if estimate > NostrEvent.defaultMaxJSONBytes - 64 * 1024 {
+            let size = wrapped.jsonBytes.count
+            guard size <= NostrEvent.defaultMaxJSONBytes else {
+                throw NostrError(.tooLarge, "the gift wrap would be \(size) bytes; readers accept at most \(NostrEvent.defaultMaxJSONBytes) (NostrEvent.defaultMaxJSONBytes)")
+            }
+        }
+        return wrapped
     }
 
     /// Builds the rumor from `template` (author = sender) and wraps it.

@@ -75,7 +75,12 @@ extension MLSWGEngineSuites {
         guard case .welcome(let welcome) = try MLSMessage(tlsSerialized: welcomeBytes).body else { return "not a Welcome" }
         var tree: RatchetTree?
         if let t = hex(e["ratchet_tree"]) { tree = try RatchetTree(tlsSerialized: t) }
-        var state = try MLSGroupState.join(welcome: welcome, keyPackage: bundle, ratchetTree: tree)
+        var psks: [[UInt8]: [UInt8]] = [:]
+        for p in (e["external_psks"] as? [[String: Any]]) ?? [] {
+            guard let id = hex(p["psk_id"]), let psk = hex(p["psk"]) else { return "bad external_psks entry" }
+            psks[id] = psk
+        }
+        var state = try MLSGroupState.join(welcome: welcome, keyPackage: bundle, ratchetTree: tree, conformancePSKs: psks)
         guard state.epochAuthenticator == initial else { return "initial epoch authenticator differs" }
         for (n, epoch) in epochs.enumerated() {
             guard let commit = hex(epoch["commit"]), let want = hex(epoch["epoch_authenticator"]) else { return "epoch \(n): missing field" }

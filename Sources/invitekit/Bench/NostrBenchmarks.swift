@@ -1,3 +1,4 @@
+import Foundation
 import InviteKit
 
 /// Foundation and Nostr-layer operations.
@@ -30,6 +31,20 @@ enum NostrBenchmarks {
                 _ = try NIP44.decrypt(p, conversationKey: try NIP44.ConversationKey(privateKey: bob, publicKey: alice.publicKey))
             })
         }
+        // The CLI's path for the largest payload (issue 13: decrypt was 8× slower than encrypt).
+        // `…cli-foundation-trim` is the old input handling, kept as the reference point.
+        let big = [UInt8](repeating: 0x61, count: NIP44.maxPlaintextBytes)
+        let bigPayload = Array((try NIP44.encrypt(big, conversationKey: ck) + "\n").utf8)
+        cases += [
+            BenchCase("nip44.encrypt.16MiB.cli", bytesPerOp: big.count) { _ = try NIP44.encrypt(big, conversationKey: ck) },
+            BenchCase("nip44.decrypt.16MiB.cli", bytesPerOp: big.count) {
+                _ = try NIP44.decrypt(NIP44Command.payloadText(bigPayload), conversationKey: ck)
+            },
+            BenchCase("nip44.decrypt.16MiB.cli-foundation-trim", bytesPerOp: big.count) {
+                let text = String(decoding: bigPayload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                _ = try NIP44.decrypt(text, conversationKey: ck)
+            },
+        ]
         let mib = [UInt8](repeating: 0x61, count: 1 << 20)
         let mibB64 = Base64.encode(mib)
         let key32 = [UInt8](repeating: 1, count: 32)

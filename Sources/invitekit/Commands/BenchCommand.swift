@@ -10,8 +10,20 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Only cases whose name contains this text (C-floor cases always run).") var filter: String?
     @Option(help: "Seconds per case.") var seconds = 0.4
     @Option(help: "Instead: publish --count gift wraps to this relay, catch them up and unwrap them.") var relay: String?
-    @Option(help: "Gift wraps for --relay.") var count = 1000
+    @Option(help: "Gift wraps for --relay (1...\(BenchCommand.maxCount)).") var count = 1000
     @Flag(help: "Instead: the durable store's figures (decisions/s, messages/s, catch-up of --count wraps, default 10000).") var store = false
+
+    static let maxSeconds = 3600.0
+    static let maxCount = 1_000_000
+
+    /// NaN, infinities and huge values trap when turned into nanoseconds; a negative count traps
+    /// in a range. Each is a usage error instead.
+    func validate() throws {
+        guard seconds.isFinite, seconds > 0, seconds <= Self.maxSeconds else {
+            throw ValidationError("--seconds must be a number greater than 0 and at most \(Int(Self.maxSeconds))")
+        }
+        guard (1...Self.maxCount).contains(count) else { throw ValidationError("--count must be in 1...\(Self.maxCount)") }
+    }
 
     func run() async throws {
         if store {
@@ -20,7 +32,11 @@ struct BenchCommand: AsyncParsableCommand {
         }
         if let relay {
             try await runReportingErrors {
-                let report = try await RelayBench.run(relayURL: relay, count: count)
+                guard relay.hasPrefix("ws://") || relay.hasPrefix("wss://") else { throw CLIFailure("--relay must be a ws:// or wss:// URL") }
+                let report: RelayBenchReport
+                do { report = try await RelayBench.run(relayURL: relay, count: count) } catch {
+                    throw CLIFailure("cannot run the relay bench against \(relay): \(BenchCommand.relayFailure(error))")
+                }
                 if json {
                     var o = JSONOutput()
                     o.add("count", report.count)
@@ -48,6 +64,21 @@ struct BenchCommand: AsyncParsableCommand {
             let results = try BenchRunner(budgetSeconds: seconds).run(cases + own)
             json ? printJSON(results) : printTable(results)
         }
+    }
+
+    /// A relay failure in words: the relay layer's coded errors as they are, anything from the
+    /// socket stack (SwiftNIO's `connectTimeout`, `connection reset`, …) as "cannot connect".
+    static func relayFailure(_ error: any Error) -> String {
+        if let e = error as? RelayError, e.code == .connectionFailed {
+            // The detail is SwiftNIO's text; keep only the operating system's reason.
+            var reason = ""
+            if let r = e.detail.range(of: "(errno: "), let n = Int32(e.detail[r.upperBound...].prefix(while: \.isNumber)) {
+                reason = ": " + String(cString: strerror(n))
+            }
+            return "cannot connect to the relay\(reason) [\(e.code.rawValue)]"
+        }
+        if error is RelayError || error is NostrError { return CLIMessages.describe(error) }
+        return "cannot connect to the relay"
     }
 
     static func ms(_ d: Duration) -> Double { (Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18) * 1000 }

@@ -8,10 +8,10 @@ struct EventCommand: ParsableCommand {
 
     struct Sign: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "stdin {kind, content, tags, created_at?}; stdout the signed event.")
-        @Option(name: .customLong("secret-key"), help: "Signing key (hex or nsec).") var secretKey: String
+        @OptionGroup var secret: SecretKeyInput
         func run() throws {
             try runReportingErrors {
-                let key = try NostrKeys.parseSecretKey(secretKey)
+                let key = try secret.resolve(stdinIsInput: true)
                 let template = try parseTemplate(try StdIO.readAll())
                 StdIO.printLine(try template.signed(by: key).jsonString)
             }

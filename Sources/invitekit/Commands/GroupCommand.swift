@@ -15,10 +15,29 @@ struct GroupCommand: ParsableCommand {
         @Option(name: .customLong("seed"), help: "Seed for replayable randomness.") var seed: UInt64 = 1
         @Flag(name: .customLong("json"), help: "Print a JSON array.") var json = false
 
+        /// The most work one run may ask for, in member-epochs: every member processes every
+        /// commit, so the adds cost about members²/2 and each removal about members more.
+        /// 2,000,000 is `--members 2000` alone (about half a minute on a laptop, 1.7 GiB).
+        static let maxWork = 2_000_000
+
+        static func work(members: Int, removals: Int) -> Int {
+            let (adds, o1) = members.multipliedReportingOverflow(by: members)
+            let (rems, o2) = members.multipliedReportingOverflow(by: removals)
+            let (sum, o3) = (adds / 2).addingReportingOverflow(rems)
+            return o1 || o2 || o3 ? .max : sum
+        }
+
+        func validate() throws {
+            guard (1...2000).contains(members) else { throw ValidationError("--members must be in 1...2000") }
+            guard removals >= 0, removals <= max(0, members - 2) else { throw ValidationError("--removals must be in 0...\(max(0, members - 2))") }
+            let w = Self.work(members: members, removals: removals)
+            guard w <= Self.maxWork else {
+                throw ValidationError("this simulation needs \(w) member-epochs of work (members²/2 + members × removals); the bound is \(Self.maxWork)")
+            }
+        }
+
         func run() throws {
             try runReportingErrors {
-                guard (1...2000).contains(members) else { throw CLIFailure("--members must be in 1...2000") }
-                guard removals >= 0, removals <= max(0, members - 2) else { throw CLIFailure("--removals must be in 0...\(max(0, members - 2))") }
                 let facts = try GroupSimulation.run(members: members, removals: removals, seed: seed)
                 if json {
                     let arr: [JSONValue] = facts.map { f in

@@ -16,7 +16,7 @@ struct InviteCommand: ParsableCommand {
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an invite and print its URL.")
-        @Option(help: "Creator secret key: 64 hex characters or nsec1….") var secretKey: String
+        @OptionGroup var secret: SecretKeyInput
         @Option(help: "The group id.") var groupId: String
         @Option(help: "Relay URL (wss://…); repeat for several.") var relay: [String]
         @Option(help: "whistle or signed.") var format: Format = .signed
@@ -34,7 +34,7 @@ struct InviteCommand: ParsableCommand {
                 guard !relay.isEmpty else { throw CLIFailure("at least one --relay is required") }
                 for r in relay where !RelayURLCheck.isValid(r) { throw CLIFailure("--relay must be a ws:// or wss:// URL: \(r)") }
                 guard !groupId.isEmpty else { throw CLIFailure("--group-id must not be empty") }
-                let key = try NostrKeys.parseSecretKey(secretKey)
+                let key = try secret.resolve()
                 var out = JSONOutput()
                 switch format {
                 case .whistle:
@@ -43,7 +43,9 @@ struct InviteCommand: ParsableCommand {
                         ("--expires-in", expiresIn != nil), ("--conversation-expires-in", conversationExpiresIn != nil),
                         ("--single-use", singleUse), ("--tag", tag != nil), ("--domain", domain != nil)]
                     if let bad = signedOnly.first(where: { $0.1 }) { throw CLIFailure("\(bad.0) applies to signed invites only") }
-                    let code = InviteCode(relay: relay[0], inviter: key.publicKey, groupId: groupId)
+                    let code = try InviteCommand.building { () throws(InviteError) in
+                        try InviteCode(checkedRelay: relay[0], inviter: key.publicKey, groupId: groupId)
+                    }
                     out.add("url", code.url)
                     out.add("code", code.code)
                     out.add("format", "whistle")
@@ -56,14 +58,18 @@ struct InviteCommand: ParsableCommand {
                         throw CLIFailure("--tag must be 1–64 characters of [A-Za-z0-9]")
                     }
                     for (flag, v) in [("--expires-in", expiresIn), ("--conversation-expires-in", conversationExpiresIn)] {
-                        if let v, v <= 0 || v > 100 * 365 * 86400 { throw CLIFailure("\(flag) must be a positive number of seconds") }
+                        if let v, v <= 0 || v > InviteCommand.maxLifetime {
+                            throw CLIFailure("\(flag) must be 1...\(InviteCommand.maxLifetime) seconds (at most 100 years)", exitCode: 64)
+                        }
                     }
                     let now = Int64(Date().timeIntervalSince1970)
                     let options = InviteOptions(
                         relays: relay, name: name, description: description,
                         expiresAtUnix: expiresIn.map { now + $0 }, conversationExpiresAtUnix: conversationExpiresIn.map { now + $0 },
                         singleUse: singleUse, tag: tag)
-                    let invite = try SignedInvite.create(conversationId: groupId, creator: key, options: options)
+                    let invite = try InviteCommand.building { () throws(InviteError) in
+                        try SignedInvite.create(conversationId: groupId, creator: key, options: options)
+                    }
                     let slug = invite.encodedSlug()
                     out.add("url", try InviteLink.url(slug: slug, domain: domain ?? InviteLink.defaultDomain))
                     out.add("code", slug)
@@ -140,6 +146,10 @@ struct InviteCommand: ParsableCommand {
         @Option(help: "Current time as Unix seconds (default: now).") var now: Int64?
         @Flag(help: "Print JSON {valid, code, message, retryable}.") var json = false
 
+        func validate() throws {
+            if let now, now < 0 { throw ValidationError("--now must be a Unix time of 0 or more") }
+        }
+
         func run() throws {
             try runInvite {
                 let expected = try creator.map { try NostrKeys.parsePublicKey($0) }
@@ -152,7 +162,9 @@ struct InviteCommand: ParsableCommand {
                     case .whistle(let c):
                         format = "whistle"
                         signer = c.inviterKey
-                        if let expected, expected != signer { failure = InviteError(.creatorMismatch) }
+                        // The rule `invite create` applies to the same fields.
+                        if let problem = c.fieldProblem { failure = InviteError(.invalidPayload, problem) }
+                        else if let expected, expected != signer { failure = InviteError(.creatorMismatch) }
                     case .signed(let s):
                         format = "signed"
                         let r = InviteValidator.validate(s, context: InviteValidationContext(now: time, expectedCreator: expected))
@@ -183,19 +195,22 @@ struct InviteCommand: ParsableCommand {
             commandName: "qr", abstract: "Print an invite as a QR code (Unicode half blocks), or write it as a PNG.")
         @Argument(help: "An invite code or URL; encoded exactly as given.") var invite: String
         @Option(help: "Write a PNG here instead of printing.") var png: String?
-        @Option(help: "PNG pixels per module.") var scale = 8
+        @Option(help: "PNG pixels per module (1...64).") var scale = 8
         @Flag(help: "Draw dark modules as ink (for light terminal backgrounds).") var invert = false
+
+        func validate() throws {
+            guard (1...64).contains(scale) else { throw ValidationError("--scale must be 1...64 pixels per module") }
+        }
 
         func run() throws {
             try runInvite {
                 let text = invite.trimmingCharacters(in: .whitespacesAndNewlines)
                 _ = try AnyInvite(parsing: text)
-                let qr = try QRCode(text: text)
+                guard text.utf8.count <= QRCode.maxPayloadBytes, let qr = try? QRCode(text: text) else {
+                    throw CLIFailure("this invite is \(text.utf8.count) bytes, too long for a QR code (at most \(QRCode.maxPayloadBytes) bytes; fewer at error-correction level M)")
+                }
                 if let png {
-                    let bytes = try qr.pngData(scale: scale)
-                    guard FileManager.default.createFile(atPath: png, contents: Data(bytes)) else {
-                        throw CLIFailure("cannot write \(png)")
-                    }
+                    try SafeFile.write(try qr.pngData(scale: scale), to: png)
                 } else {
                     StdIO.write(Array(qr.terminalString(invert: invert).utf8))
                 }
@@ -212,7 +227,9 @@ struct InviteCommand: ParsableCommand {
         func run() throws {
             try runInvite {
                 guard !groupId.isEmpty else { throw CLIFailure("--group-id must not be empty") }
-                StdIO.printLine(ApprovalURL(pubkey: try NostrKeys.parsePublicKey(pubkey), groupId: groupId).url)
+                let key = try NostrKeys.parsePublicKey(pubkey)
+                let approval = try InviteCommand.building { () throws(InviteError) in try ApprovalURL(checkedPubkey: key, groupId: groupId) }
+                StdIO.printLine(approval.url)
             }
         }
     }
@@ -224,6 +241,9 @@ struct InviteCommand: ParsableCommand {
 
         func run() throws {
             try runInvite {
+                guard url.utf8.count <= ApprovalURL.maxLength else {
+                    throw CLIFailure("This approval link is too long: \(url.utf8.count) bytes, at most \(ApprovalURL.maxLength) [input_too_large]")
+                }
                 let a = try ApprovalURL(url: url)
                 var out = JSONOutput()
                 out.add("pubkey", a.pubkey.hex)
@@ -231,6 +251,18 @@ struct InviteCommand: ParsableCommand {
                 out.add("groupId", a.groupId)
                 InviteCommand.emit(out, json: json)
             }
+        }
+    }
+
+    /// Longest `--expires-in` / `--conversation-expires-in`: 100 years, so `now + lifetime`
+    /// cannot wrap and stays a date any reader can show.
+    static let maxLifetime: Int64 = 100 * 365 * 86400
+
+    /// Runs a builder; its refusal is reported as what it is (a limit of the reader, a bad
+    /// argument), not with the sentence a reader shows for a bad invite.
+    static func building<T>(_ body: () throws(InviteError) -> T) throws -> T {
+        do { return try body() } catch {
+            throw CLIFailure("cannot build this: \(error.detail.isEmpty ? error.code.rawValue : error.detail) [\(error.code.rawValue)]")
         }
     }
 
@@ -252,7 +284,8 @@ struct InviteCommand: ParsableCommand {
             case .array(let a): text = a.compactMap(\.stringValue).joined(separator: ", ")
             case .object: text = JSONWriter.serialize(m.value)
             }
-            StdIO.printLine("\(m.key): \(text)")
+            // Every value may come from the invite's author: escape it for the terminal.
+            StdIO.printLine("\(m.key): \(TerminalText.escape(text))")
         }
     }
 }

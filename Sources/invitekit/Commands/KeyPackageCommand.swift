@@ -11,19 +11,29 @@ struct KeyPackageCommand: ParsableCommand {
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a signed kind-30443 KeyPackage event.")
-        @Option(name: .customLong("secret-key"), help: "Nostr secret key (hex or nsec).") var secretKey: String
+        @OptionGroup var secret: SecretKeyInput
         @Option(name: .customLong("relay"), help: "Relay URL for the relays tag (repeatable).") var relays: [String] = []
         @Flag(name: .customLong("last-resort"), help: "Add the last_resort extension.") var lastResort = false
         @Option(name: .customLong("lifetime"), help: "Validity in seconds from now (default 90 days).") var lifetime: UInt64 = KeyPackageEvent.defaultLifetime
         @Option(name: .customLong("store"), help: "Directory that keeps the private keys.") var store: String?
         @Flag(name: .customLong("json"), help: "Print {event, reference, ...} instead of the bare event.") var json = false
 
+        /// Longest `--lifetime`: ten years. Bounded so `not_before + lifetime` cannot wrap and
+        /// the package's Lifetime stays a date every reader can compare.
+        static let maxLifetime: UInt64 = 10 * 365 * 86400
+
+        func validate() throws {
+            guard (1...Self.maxLifetime).contains(lifetime) else {
+                throw ValidationError("--lifetime must be 1...\(Self.maxLifetime) seconds (at most 10 years)")
+            }
+        }
+
         func run() throws {
             try runReportingErrors {
-                guard lifetime > 0 else { throw CLIFailure("--lifetime must be positive") }
-                let key = try NostrKeys.parseSecretKey(secretKey)
+                let key = try secret.resolve()
                 let (event, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: lastResort, lifetime: lifetime)
                 if let store {
+                    try SafeFile.requirePrivateDirectory(store)
                     try FileKeyPackageStore(directory: URL(fileURLWithPath: store)).save(bundle)
                 }
                 guard json else { return StdIO.printLine(event.jsonString) }
@@ -31,9 +41,10 @@ struct KeyPackageCommand: ParsableCommand {
                 out.add("event", json: event.jsonValue)
                 out.add("reference", Hex.encode(bundle.reference))
                 out.add("last_resort", lastResort)
-                let l = bundle.keyPackage.leafNode.lifetime!
-                out.add("not_before", Int64(clamping: l.notBefore))
-                out.add("not_after", Int64(clamping: l.notAfter))
+                guard let l = bundle.keyPackage.leafNode.lifetime else { throw CLIFailure("the KeyPackage has no lifetime") }
+                // Bounded by --lifetime's maximum, so these are exactly the package's values.
+                out.add("not_before", json: .number(String(l.notBefore)))
+                out.add("not_after", json: .number(String(l.notAfter)))
                 out.add("stored", store != nil)
                 StdIO.printLine(out.string)
             }
@@ -44,6 +55,14 @@ struct KeyPackageCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "stdin a KeyPackage event; exit 0 if valid, 1 with the reason otherwise.")
         @Option(name: .customLong("now"), help: "Unix time to check the lifetime against (default: now).") var now: Int64?
         @Option(name: .customLong("skew"), help: "Allowed clock skew in seconds (default 300).") var skew: UInt64 = KeyPackageEvent.defaultClockSkew
+
+        /// Largest `--skew`: one day (a larger window makes the Lifetime check meaningless).
+        static let maxSkew: UInt64 = 86_400
+
+        func validate() throws {
+            if let now, now < 0 { throw ValidationError("--now must be a Unix time of 0 or more") }
+            guard skew <= Self.maxSkew else { throw ValidationError("--skew must be 0...\(Self.maxSkew) seconds") }
+        }
 
         func run() throws {
             try runReportingErrors {

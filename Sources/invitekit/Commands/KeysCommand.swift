@@ -17,11 +17,15 @@ struct KeysCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show every form of a key. 64 hex characters are read as a secret key; npub shows the public forms only.")
-        @Argument(help: "hex secret key, nsec1… or npub1…") var key: String
+        @Argument(help: "hex secret key, nsec1… or npub1…; - reads it from stdin (a key on the command line shows in ps).") var key: String
         @Flag(help: "Print JSON.") var json = false
         func run() throws {
             try runReportingErrors {
-                let parsed = try NostrKeys.parseAnyKey(key)
+                let text = key == "-" ? String(decoding: try StdIO.readAll(limit: 4096), as: UTF8.self) : key
+                let parsed: (secret: Secp256k1.PrivateKey?, publicKey: Secp256k1.XOnlyPublicKey)
+                do { parsed = try NostrKeys.parseAnyKey(text) } catch {
+                    throw CLIFailure("not a key: expected 64 hex characters, nsec1… or npub1…")
+                }
                 KeysCommand.print(secret: parsed.secret, publicKey: parsed.publicKey, json: json)
             }
         }

@@ -13,16 +13,25 @@ struct RelayCommand: AsyncParsableCommand {
 
     /// One line on stderr, then a non-zero exit.
     static func fail(_ message: String, code: Int32 = 1) -> ExitCode {
-        FileHandle.standardError.write(Data(("invitekit relay: " + message.replacingOccurrences(of: "\n", with: " ") + "\n").utf8))
+        StdIO.printError(message, prefix: "invitekit relay: ")
         return ExitCode(code)
     }
 
-    /// One line on stdout, unbuffered (lines from --live must show up at once).
+    /// One line on stdout, unbuffered (lines from --live must show up at once); text from a
+    /// relay is escaped (TerminalText), JSON lines are already.
     static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StdIO.printLine(TerminalText.escape(line))
     }
 
     static func duration(_ seconds: Double) -> Duration { .milliseconds(Int64(max(seconds, 0.001) * 1000)) }
+
+    /// `--timeout` is a finite number of seconds in (0, 86400]: NaN, infinities and huge values
+    /// would trap when converted to a Duration.
+    static func validateTimeout(_ seconds: Double) throws {
+        guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
+            throw ValidationError("--timeout must be a number of seconds greater than 0 and at most 86400")
+        }
+    }
 
     struct Publish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -40,9 +49,12 @@ struct RelayCommand: AsyncParsableCommand {
         @Option(help: "Seconds to wait for each relay's OK.")
         var timeout: Double = 10
 
+        func validate() throws { try RelayCommand.validateTimeout(timeout) }
+
         func run() async throws {
             guard !relays.isEmpty else { throw RelayCommand.fail("at least one --relay is required", code: 2) }
-            let input = FileHandle.standardInput.readDataToEndOfFile()
+            let input: [UInt8]
+            do { input = try StdIO.readAll() } catch let e as CLIFailure { throw RelayCommand.fail(e.message, code: 2) }
             let event: NostrEvent
             do { event = try NostrEvent(json: Array(input)) } catch {
                 throw RelayCommand.fail("stdin is not a signed event: \(error.description)", code: 2)
@@ -82,6 +94,8 @@ struct RelayCommand: AsyncParsableCommand {
         @Option(help: "Seconds to wait for EOSE.")
         var timeout: Double = 10
 
+        func validate() throws { try RelayCommand.validateTimeout(timeout) }
+
         func run() async throws {
             guard !relays.isEmpty else { throw RelayCommand.fail("at least one --relay is required", code: 2) }
             guard !filters.isEmpty else { throw RelayCommand.fail("at least one --filter is required", code: 2) }
@@ -107,7 +121,7 @@ struct RelayCommand: AsyncParsableCommand {
                     timer.cancel()
                     if !live { await sub.close() }
                 case .invalidEvent(let error, let relay):
-                    FileHandle.standardError.write(Data("invitekit relay: skipped an event from \(relay): \(error)\n".utf8))
+                    StdIO.printError("skipped an event from \(relay): \(error)", prefix: "invitekit relay: ")
                 case .closed(let relay, let message):
                     closed.append("\(relay): \(message)")
                 }

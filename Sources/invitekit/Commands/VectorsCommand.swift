@@ -23,8 +23,8 @@ struct VectorsCommand: ParsableCommand {
                 for r in results {
                     let skips = r.skipped > 0 ? ", \(r.skipped) skipped" : ""
                     StdIO.printLine("\(r.failed == 0 ? "ok  " : "FAIL") \(r.suite): \(r.passed) passed, \(r.failed) failed\(skips)")
-                    for (reason, n) in r.skips.sorted(by: { $0.key < $1.key }) { StdIO.printLine("     skipped \(n): \(reason)") }
-                    if verbose || r.failed > 0 { for f in r.failures.prefix(verbose ? .max : 5) { StdIO.printLine("     - \(f)") } }
+                    for (reason, n) in r.skips.sorted(by: { $0.key < $1.key }) { StdIO.printLine("     skipped \(n): \(TerminalText.escape(reason))") }
+                    if verbose || r.failed > 0 { for f in r.failures.prefix(verbose ? .max : 5) { StdIO.printLine("     - \(TerminalText.escape(f))") } }
                     passed += r.passed; failed += r.failed
                 }
                 StdIO.printLine("\(passed) passed, \(failed) failed")

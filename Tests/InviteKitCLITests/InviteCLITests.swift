@@ -1,39 +1,15 @@
 import XCTest
 import Foundation
 
-/// Runs the real `invitekit invite …` commands. The binary is found next to the test bundle
-/// (or at `$INVITEKIT_CLI`); the tests skip while the command is not built or not registered.
+/// Runs the real `invitekit invite …` commands (the binary is located by ``CLI/binary()``).
 final class InviteCLITests: XCTestCase {
     let secret = "0000000000000000000000000000000000000000000000000000000000000003"
     let pubkey = "f9308a019258c31049344f85f89d5229b531c845836f99b08601f113bce036f9"
 
-    struct Run { let status: Int32; let out: String; let err: String }
-
-    func cli() throws -> URL {
-        let env = ProcessInfo.processInfo.environment["INVITEKIT_CLI"]
-        let url = env.map { URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("invitekit")
-        guard FileManager.default.isExecutableFile(atPath: url.path) else { throw XCTSkip("invitekit not built at \(url.path)") }
-        let probe = try run(url, ["invite", "--help"])
-        // `--help` exits 0 even for an unknown word, so look for a subcommand in the text.
-        guard probe.status == 0, probe.out.contains("parse-approval") else { throw XCTSkip("invitekit has no invite command yet") }
-        return url
-    }
+    func cli() throws -> URL { try CLI.binary() }
 
     @discardableResult
-    func run(_ exe: URL, _ args: [String]) throws -> Run {
-        let p = Process()
-        p.executableURL = exe
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Run(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
-    }
+    func run(_ exe: URL, _ args: [String]) throws -> CLI.Run { try CLI.exec(exe, args, stdin: nil, env: [:]) }
 
     func testSignedInviteCreateDecodeVerify() throws {
         let exe = try cli()
