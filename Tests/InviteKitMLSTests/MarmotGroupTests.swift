@@ -3,10 +3,11 @@ import InviteKitCrypto
 import InviteKitNostr
 @testable import InviteKitMLS
 
-/// The Marmot rules of ``MarmotGroup``, over the toy engine (``MarmotToyEngine``): the binding's
-/// own logic, independent of the RFC 9420 engine it will wrap.
-final class MarmotGroupTests: XCTestCase {
-    typealias G = MarmotGroup<MarmotToyEngine>
+/// The Marmot rules of ``MarmotGroup`` as scenarios, run over the RFC 9420 engine
+/// (``MarmotEngineGroupTests``) and over a toy engine that isolates the binding's own logic
+/// (``MarmotGroupTests``).
+struct MarmotScenarios<E: MarmotEngine> {
+    typealias G = MarmotGroup<E>
     let now: Int64 = 1_800_000_000
     let relays = ["wss://relay.example.com"]
 
@@ -49,7 +50,7 @@ final class MarmotGroupTests: XCTestCase {
         return nil
     }
 
-    func testCreateAddAndTalk() throws {
+    func createAddAndTalk() throws {
         let alice = member(), bob = member()
         var a = try creator(alice)
         XCTAssertTrue(a.isAdmin)
@@ -66,7 +67,7 @@ final class MarmotGroupTests: XCTestCase {
         guard case .duplicate? = b.receive(event: m, now: now).first else { return XCTFail("own echo") }
     }
 
-    func testWelcomesOnlyAfterAnAcknowledgedCommit() throws {
+    func welcomesOnlyAfterAnAcknowledgedCommit() throws {
         let alice = member(), bob = member()
         var a = try creator(alice)
         let pending = try a.commit(adding: [try keyPackage(bob)], now: now)
@@ -82,13 +83,13 @@ final class MarmotGroupTests: XCTestCase {
         XCTAssertEqual(rumors[0].pubkey, alice.hex)
     }
 
-    func testOnlyAdminsCommitExceptSelfUpdates() throws {
+    func onlyAdminsCommitExceptSelfUpdates() throws {
         let alice = member(), bob = member(), carol = member()
         var a = try creator(alice)
         var b = try add([bob], to: &a, adminKey: alice).groups[0]
         XCTAssertThrowsError(try b.commit(adding: [try keyPackage(carol)], now: now)) { XCTAssertEqual(($0 as? MLSError)?.code, .notAdmin) }
         // A forged add by the non-admin, built under the binding's nose, is refused by receivers.
-        let (_, message, _) = try b.state.commit(MarmotCommitRequest(adds: [try keyPackage(carol).keyPackage]), rng: SystemRandom())
+        let (_, message, _) = try b.state.makeCommit(MarmotCommitRequest(adds: [try keyPackage(carol).keyPackage]), rng: SystemRandom())
         let key = b.state.exporter(label: "marmot", context: Array("group-event".utf8), length: 32)
         let forged = try MarmotGroupEvent.make(mlsMessage: message, nostrGroupID: b.nostrGroupID, key: key, createdAt: now)
         XCTAssertEqual(code(a.receive(event: forged, now: now)), .notAdmin)
@@ -101,7 +102,7 @@ final class MarmotGroupTests: XCTestCase {
         XCTAssertEqual(text(a.receive(event: try b.message(EventTemplate(kind: 9, content: "after"), now: now), now: now)), "after")
     }
 
-    func testReplaysAreDropped() throws {
+    func replaysAreDropped() throws {
         let alice = member(), bob = member()
         var a = try creator(alice)
         var b = try add([bob], to: &a, adminKey: alice).groups[0]
@@ -116,7 +117,7 @@ final class MarmotGroupTests: XCTestCase {
     /// Alice (admin) adds Dave while Carol (admin) makes an earlier commit for the same epoch.
     /// Everyone converges on Carol's branch; Alice learns that Dave's add was lost, with his
     /// KeyPackage event, so she can add him again.
-    func testCommitRaceRollsBackAndNamesTheLostAdd() throws {
+    func commitRaceRollsBackAndNamesTheLostAdd() throws {
         let alice = member(), bob = member(), carol = member(), dave = member()
         var a = try creator(alice, otherAdmins: [carol.id])
         let joined = try add([bob, carol], to: &a, adminKey: alice)
@@ -152,7 +153,7 @@ final class MarmotGroupTests: XCTestCase {
         XCTAssertTrue(a.state.memberIdentities.contains(dave.id))
     }
 
-    func testEqualTimestampsGoToTheSmallerEventID() throws {
+    func equalTimestampsGoToTheSmallerEventID() throws {
         let alice = member(), bob = member(), carol = member()
         var a = try creator(alice, otherAdmins: [carol.id])
         let joined = try add([bob, carol], to: &a, adminKey: alice)
@@ -165,7 +166,7 @@ final class MarmotGroupTests: XCTestCase {
         XCTAssertEqual(b.epoch, 2)
     }
 
-    func testConfirmAfterACompetingCommitIsStale() throws {
+    func confirmAfterACompetingCommitIsStale() throws {
         let alice = member(), bob = member(), carol = member()
         var a = try creator(alice, otherAdmins: [carol.id])
         var c = try add([carol], to: &a, adminKey: alice).groups[0]
@@ -179,7 +180,7 @@ final class MarmotGroupTests: XCTestCase {
         XCTAssertTrue(try bob.store.bundle(reference: try keyPackage(bob).reference) != nil)
     }
 
-    func testAFailedWelcomeKeepsTheKeyPackage() throws {
+    func aFailedWelcomeKeepsTheKeyPackage() throws {
         let alice = member(), bob = member(), mallory = member()
         var a = try creator(alice)
         let kp = try keyPackage(bob)
@@ -199,7 +200,7 @@ final class MarmotGroupTests: XCTestCase {
         XCTAssertNil(try bob.store.bundle(reference: kp.reference), "consumed only after success")
     }
 
-    func testARemovedMemberCannotRead() throws {
+    func aRemovedMemberCannotRead() throws {
         let alice = member(), bob = member()
         var a = try creator(alice)
         var b = try add([bob], to: &a, adminKey: alice).groups[0]
@@ -208,11 +209,11 @@ final class MarmotGroupTests: XCTestCase {
         guard case .removed? = b.receive(event: removal.event, now: now).first else { return XCTFail("removed") }
         XCTAssertTrue(b.isRemoved)
         let secret = try a.message(EventTemplate(kind: 9, content: "not for bob"), now: now)
-        XCTAssertEqual(code(b.receive(event: secret, now: now)), .notAMember)
-        XCTAssertThrowsError(try b.message(EventTemplate(kind: 9, content: "x"), now: now)) { XCTAssertEqual(($0 as? MLSError)?.code, .notAMember) }
+        XCTAssertEqual(code(b.receive(event: secret, now: now)), .notMember)
+        XCTAssertThrowsError(try b.message(EventTemplate(kind: 9, content: "x"), now: now)) { XCTAssertEqual(($0 as? MLSError)?.code, .notMember) }
     }
 
-    func testLeaveRequestThenCommit() throws {
+    func leaveRequestThenCommit() throws {
         let alice = member(), bob = member()
         var a = try creator(alice)
         var b = try add([bob], to: &a, adminKey: alice).groups[0]
@@ -225,7 +226,7 @@ final class MarmotGroupTests: XCTestCase {
         guard case .removed? = b.receive(event: commit.event, now: now).first else { return XCTFail("bob out") }
     }
 
-    func testACommitThatArrivesBeforeItsParentIsBuffered() throws {
+    func aCommitThatArrivesBeforeItsParentIsBuffered() throws {
         let alice = member(), bob = member()
         var a = try creator(alice)
         var b = try add([bob], to: &a, adminKey: alice).groups[0]
@@ -240,11 +241,79 @@ final class MarmotGroupTests: XCTestCase {
         XCTAssertEqual(b.bufferedCount, 0)
     }
 
-    func testAnotherGroupsEventIsRefused() throws {
+    func anotherGroupsEventIsRefused() throws {
         let alice = member(), bob = member()
         var a = try creator(alice)
         var other = try G.create(creator: try KeyPackageEvent.create(nostrKey: bob.key, relays: relays, lastResort: false, now: now).bundle,
                                  name: "other", relays: relays, rng: SeededRandom(seed: 2))
         XCTAssertEqual(code(a.receive(event: try other.message(EventTemplate(kind: 9, content: "x"), now: now), now: now)), .wrongGroup)
     }
+}
+
+/// The scenarios over the toy engine: the binding alone.
+final class MarmotGroupTests: XCTestCase {
+    let s = MarmotScenarios<MarmotToyEngine>()
+    func testCreateAddAndTalk() throws { try s.createAddAndTalk() }
+    func testWelcomesOnlyAfterAnAcknowledgedCommit() throws { try s.welcomesOnlyAfterAnAcknowledgedCommit() }
+    func testOnlyAdminsCommitExceptSelfUpdates() throws { try s.onlyAdminsCommitExceptSelfUpdates() }
+    func testReplaysAreDropped() throws { try s.replaysAreDropped() }
+    func testCommitRaceRollsBackAndNamesTheLostAdd() throws { try s.commitRaceRollsBackAndNamesTheLostAdd() }
+    func testEqualTimestampsGoToTheSmallerEventID() throws { try s.equalTimestampsGoToTheSmallerEventID() }
+    func testConfirmAfterACompetingCommitIsStale() throws { try s.confirmAfterACompetingCommitIsStale() }
+    func testAFailedWelcomeKeepsTheKeyPackage() throws { try s.aFailedWelcomeKeepsTheKeyPackage() }
+    func testARemovedMemberCannotRead() throws { try s.aRemovedMemberCannotRead() }
+    func testLeaveRequestThenCommit() throws { try s.leaveRequestThenCommit() }
+    func testACommitThatArrivesBeforeItsParentIsBuffered() throws { try s.aCommitThatArrivesBeforeItsParentIsBuffered() }
+    func testAnotherGroupsEventIsRefused() throws { try s.anotherGroupsEventIsRefused() }
+}
+
+/// The scenarios over the RFC 9420 engine.
+final class MarmotEngineGroupTests: XCTestCase {
+    let s = MarmotScenarios<MLSGroupState>()
+    func testCreateAddAndTalk() throws { try s.createAddAndTalk() }
+    func testWelcomesOnlyAfterAnAcknowledgedCommit() throws { try s.welcomesOnlyAfterAnAcknowledgedCommit() }
+    func testOnlyAdminsCommitExceptSelfUpdates() throws { try s.onlyAdminsCommitExceptSelfUpdates() }
+    func testReplaysAreDropped() throws { try s.replaysAreDropped() }
+    func testCommitRaceRollsBackAndNamesTheLostAdd() throws { try s.commitRaceRollsBackAndNamesTheLostAdd() }
+    func testEqualTimestampsGoToTheSmallerEventID() throws { try s.equalTimestampsGoToTheSmallerEventID() }
+    func testConfirmAfterACompetingCommitIsStale() throws { try s.confirmAfterACompetingCommitIsStale() }
+    func testAFailedWelcomeKeepsTheKeyPackage() throws { try s.aFailedWelcomeKeepsTheKeyPackage() }
+    func testARemovedMemberCannotRead() throws { try s.aRemovedMemberCannotRead() }
+    func testLeaveRequestThenCommit() throws { try s.leaveRequestThenCommit() }
+    func testACommitThatArrivesBeforeItsParentIsBuffered() throws { try s.aCommitThatArrivesBeforeItsParentIsBuffered() }
+    func testAnotherGroupsEventIsRefused() throws { try s.anotherGroupsEventIsRefused() }
+}
+
+/// A Marmot state written to bytes and read back keeps talking, still drops replays and can still
+/// roll back a race it saw before it was saved.
+final class MarmotGroupSerializationTests: XCTestCase {
+    func roundTrip<E: MarmotEngine>(_ type: E.Type) throws {
+        let s = MarmotScenarios<E>()
+        let alice = s.member(), bob = s.member(), carol = s.member()
+        var a = try s.creator(alice, otherAdmins: [carol.id])
+        let joined = try s.add([bob, carol], to: &a, adminKey: alice)
+        var b = joined.groups[0], c = joined.groups[1]
+        let loser = try a.selfUpdate(now: s.now + 10)
+        _ = try a.confirmPublished(loser, acknowledgedBy: s.relays, now: s.now + 10)
+        let winner = try c.selfUpdate(now: s.now + 5)
+        _ = try c.confirmPublished(winner, acknowledgedBy: s.relays, now: s.now + 5)
+        let m = try a.message(EventTemplate(kind: 9, content: "before"), now: s.now + 11)
+        XCTAssertEqual(s.text(b.receive(event: loser.event, now: s.now + 12)), nil)
+        XCTAssertEqual(s.text(b.receive(event: m, now: s.now + 12)), "before")
+
+        var restored = try MarmotGroup<E>(serialized: b.serialized())
+        XCTAssertEqual(restored.epoch, b.epoch)
+        XCTAssertEqual(restored.nostrGroupID, b.nostrGroupID)
+        guard case .duplicate? = restored.receive(event: m, now: s.now + 12).first else { return XCTFail("replay after restore") }
+        guard case .rolledBack? = restored.receive(event: winner.event, now: s.now + 12).first else { return XCTFail("race after restore") }
+        let after = try c.message(EventTemplate(kind: 9, content: "after"), now: s.now + 13)
+        XCTAssertEqual(s.text(restored.receive(event: after, now: s.now + 13)), "after")
+        var bytes = b.serialized().exportBytes()
+        bytes[0] = 9
+        XCTAssertThrowsError(try MarmotGroup<E>(serialized: SecureBytes(copying: bytes)))
+        XCTAssertThrowsError(try MarmotGroup<E>(serialized: SecureBytes(copying: b.serialized().exportBytes() + [0])))
+    }
+
+    func testRoundTripOverTheEngine() throws { try roundTrip(MLSGroupState.self) }
+    func testRoundTripOverTheToyEngine() throws { try roundTrip(MarmotToyEngine.self) }
 }

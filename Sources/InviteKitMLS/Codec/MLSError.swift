@@ -40,10 +40,6 @@ public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
         case staleCommit = "stale_commit"
         /// `confirmPublished` without an acknowledging relay.
         case commitNotPublished = "commit_not_published"
-        /// This member was removed and can neither read nor send.
-        case notAMember = "not_a_member"
-        /// A kind-445 event of another group.
-        case wrongGroup = "wrong_group"
         /// A Welcome is malformed, for someone else, or not from an admin.
         case invalidWelcome = "invalid_welcome"
         /// The credential does not match the event author.

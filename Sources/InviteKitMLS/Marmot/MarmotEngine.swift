@@ -27,17 +27,19 @@ public protocol MarmotEngine: Sendable {
     /// `MLS-Exporter(label, context, length)` of the current epoch (RFC 9420 §8.5).
     func exporter(label: String, context: [UInt8], length: Int) -> SecureBytes
     /// Application data as a serialized MLSMessage (PrivateMessage) of the current epoch.
-    mutating func encryptApplication(_ data: [UInt8], rng: RandomSource) throws -> [UInt8]
+    mutating func sealApplication(_ data: [UInt8], rng: RandomSource) throws -> [UInt8]
     /// A SelfRemove proposal of this member as a serialized MLSMessage (PublicMessage).
     mutating func proposeSelfRemove(rng: RandomSource) throws -> [UInt8]
     /// A commit (always with a path) for `request`, not yet applied.
-    func commit(_ request: MarmotCommitRequest, rng: RandomSource) throws -> (pending: Pending, message: [UInt8], welcome: [UInt8]?)
+    func makeCommit(_ request: MarmotCommitRequest, rng: RandomSource) throws -> (pending: Pending, message: [UInt8], welcome: [UInt8]?)
     /// Applies an own commit once it was published.
     mutating func merge(_ pending: Pending) throws
     /// Processes a serialized MLSMessage of this group. On error the state is unchanged.
-    mutating func process(_ message: [UInt8]) throws -> MarmotEngineEvent
+    mutating func processMessage(_ message: [UInt8]) throws -> MarmotEngineEvent
     /// The whole state as versioned bytes (secrets included).
     func serialized() -> SecureBytes
+    /// Reads ``serialized()`` back.
+    init(serialized data: SecureBytes) throws
 }
 
 /// What a commit is to do.

@@ -51,7 +51,7 @@ extension MarmotGroup {
                 return [.duplicate]
             }
             guard let message = open(sealed) else {
-                if state.isRemoved { return [.rejected(MLSError(.notAMember, "removed from the group"))] }
+                if state.isRemoved { return [.rejected(MLSError(.notMember, "removed from the group"))] }
                 if buffer.count >= Self.bufferLimit { buffer.removeFirst() }
                 buffer.append(event)
                 return [.buffered]
@@ -87,7 +87,7 @@ extension MarmotGroup {
     }
 
     mutating func receiveOther(_ message: [UInt8], header: MarmotMessageHeader) throws -> MarmotOutcome {
-        switch try state.process(message) {
+        switch try state.processMessage(message) {
         case let .application(sender, data):
             return .message(try MarmotApplicationMessage.decode(data, senderIdentity: sender), epoch: header.epoch)
         case let .proposal(sender, selfRemove):
@@ -112,7 +112,7 @@ extension MarmotGroup {
     /// Applies `message` to a copy of `base`, checks the Marmot rules, and returns the new state.
     static func apply(_ message: [UInt8], to base: Engine, data: MarmotGroupData) throws -> (Engine, MarmotGroupData, MarmotCommitInfo) {
         var next = base
-        guard case let .commit(info) = try next.process(message) else { throw MLSError(.invalidValue, "not a commit") }
+        guard case let .commit(info) = try next.processMessage(message) else { throw MLSError(.invalidValue, "not a commit") }
         try authorize(info, admins: data.admins)
         let newData = try MarmotGroupData(extensions: next.groupContextExtensions)
         guard !newData.admins.isEmpty else { throw MLSError(.notAdmin, "a commit may not leave the group without an admin") }

@@ -63,16 +63,16 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
 
     /// Sends an application event: `inner` becomes an unsigned rumor authored by this member.
     public mutating func message(_ inner: EventTemplate, now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws -> NostrEvent {
-        guard !state.isRemoved else { throw MLSError(.notAMember, "removed from the group") }
+        guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
         let author = try Secp256k1.XOnlyPublicKey(rawRepresentation: state.ownIdentity)
         let bytes = try MarmotApplicationMessage.encode(inner.rumor(pubkey: author, now: now))
-        let mls = try state.encryptApplication(bytes, rng: rng)
+        let mls = try state.sealApplication(bytes, rng: rng)
         return try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), createdAt: now, rng: rng))
     }
 
     /// This member's SelfRemove proposal as a kind-445 event.
     public mutating func leaveEvent(now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws -> NostrEvent {
-        guard !state.isRemoved else { throw MLSError(.notAMember, "removed from the group") }
+        guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
         let mls = try state.proposeSelfRemove(rng: rng)
         return try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), createdAt: now, rng: rng))
     }
@@ -90,7 +90,7 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
     public func commit(adding keyPackages: [ValidatedKeyPackage] = [], removing: [[UInt8]] = [], groupData newData: MarmotGroupData? = nil,
                        includeSelfRemoves: Bool = false, now: Int64 = UnixTime.now(),
                        rng: RandomSource = SystemRandom()) throws -> MarmotPendingCommit<Engine> {
-        guard !state.isRemoved else { throw MLSError(.notAMember, "removed from the group") }
+        guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
         let request = MarmotCommitRequest(adds: keyPackages.map(\.keyPackage), removes: removing, groupData: newData,
                                           includeSelfRemoves: includeSelfRemoves)
         let selfRemovesOnly = includeSelfRemoves && keyPackages.isEmpty && removing.isEmpty && newData == nil
@@ -98,7 +98,7 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
             throw MLSError(.notAdmin, "only admins commit anything but a self-update")
         }
         if let newData { try newData.validate() }
-        let (pending, message, welcome) = try state.commit(request, rng: rng)
+        let (pending, message, welcome) = try state.makeCommit(request, rng: rng)
         let event = try MarmotGroupEvent.make(mlsMessage: message, nostrGroupID: nostrGroupID, key: currentKey(), createdAt: now, rng: rng)
         return MarmotPendingCommit(event: event, fromEpoch: state.epoch, pending: pending, welcome: welcome,
                                    keyPackageEvents: keyPackages.map(\.event))
@@ -117,7 +117,7 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
     public mutating func confirmPublished(_ pending: MarmotPendingCommit<Engine>, acknowledgedBy relays: [String],
                                           now: Int64 = UnixTime.now()) throws -> [NostrEvent] {
         guard !relays.isEmpty else { throw MLSError(.commitNotPublished, "no relay acknowledged the commit") }
-        guard !state.isRemoved else { throw MLSError(.notAMember, "removed from the group") }
+        guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
         guard pending.fromEpoch == state.epoch else {
             throw MLSError(.staleCommit, "the group moved from epoch \(pending.fromEpoch) to \(state.epoch) before this commit was confirmed")
         }
