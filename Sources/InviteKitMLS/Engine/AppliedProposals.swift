@@ -88,8 +88,9 @@ struct AppliedProposals: Sendable {
             try tree.removeLeaf(leaf)
             removed.append(leaf)
         }
-        var signatureKeys = Set(tree.occupiedLeaves.compactMap { tree.leaf($0)?.signatureKey })
-        var encryptionKeys = Set(tree.nodes.compactMap { $0?.encryptionKey })
+        // Built only for adds: a commit without any must not cost a pass over the whole tree.
+        var signatureKeys = adds.isEmpty ? [] : Set(tree.occupiedLeaves.compactMap { tree.leaf($0)?.signatureKey })
+        var encryptionKeys = adds.isEmpty ? [] : Set(tree.nodes.compactMap { $0?.encryptionKey })
         for kp in adds {
             guard kp.cipherSuite == suite else { throw MLSError(.invalidProposal, "Add KeyPackage of another cipher suite") }
             do { try kp.verify() } catch { throw MLSError(.invalidProposal, "Add KeyPackage does not verify: \(error)") }
@@ -112,7 +113,11 @@ struct AppliedProposals: Sendable {
         }
         if let raw = extensions.first(where: { $0.extensionType == RequiredCapabilities.extensionType }) {
             let required = try RequiredCapabilities(tlsSerialized: raw.data)
-            for i in tree.occupiedLeaves {
+            // The members of the current epoch already satisfy its requirements (checked when they
+            // were added, and by a joiner for the whole tree), so unless the extensions change only
+            // new and updated leaves need checking.
+            let leaves = gce != nil ? tree.occupiedLeaves : updated + added.map(\.leaf)
+            for i in leaves {
                 guard let leaf = tree.leaf(i), required.isSatisfied(by: leaf.capabilities) else {
                     throw MLSError(.invalidProposal, "leaf \(i) lacks a required capability")
                 }

@@ -59,6 +59,13 @@ extension MLSGroupState {
             guard caps.isSatisfied(by: kp.leafNode.capabilities) else {
                 throw MLSError(.invalidValue, "the KeyPackage lacks a required capability")
             }
+            // Every leaf must meet them too (RFC 9420 §7.3, as §12.4.3.1 asks); commits then
+            // check only the leaves they add or update.
+            for i in tree.occupiedLeaves {
+                guard let leaf = tree.leaf(i), caps.isSatisfied(by: leaf.capabilities) else {
+                    throw MLSError(.invalidValue, "leaf \(i) lacks a required capability")
+                }
+            }
         }
 
         var privateTree = TreePrivateState(leafIndex: own, leafKey: bundle.encryptionPrivateKey)

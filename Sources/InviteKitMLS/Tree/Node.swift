@@ -1,7 +1,9 @@
 /// `Node` (RFC 9420 §7.8): `NodeType node_type; select (node_type) { leaf: LeafNode; parent: ParentNode; }`.
 public enum Node: Hashable, Sendable, TLSCodable {
-    case leaf(LeafNode)
-    case parent(ParentNode)
+    // Boxed: a commit copies the tree's node array, and a boxed node copies with one retain
+    // instead of one per field.
+    indirect case leaf(LeafNode)
+    indirect case parent(ParentNode)
 
     /// `NodeType` values (RFC 9420 §7.8).
     public enum NodeType: UInt8, Sendable { case leaf = 1, parent = 2 }

@@ -18,9 +18,9 @@ extension RatchetTree: TLSCodable {
 
     /// Writes the tree without its trailing blank nodes.
     public func encode(to writer: inout TLSWriter) {
-        let end = (nodes.lastIndex { $0 != nil } ?? -1) + 1
+        let end = (storage.lastIndex { $0 != nil } ?? -1) + 1
         writer.writeVector { w in
-            for n in nodes[..<end] {
+            for n in storage[..<end] {
                 if let n { w.writeUInt8(1); n.encode(to: &w) } else { w.writeUInt8(0) }
             }
         }

@@ -10,12 +10,12 @@ extension RatchetTree {
     public func treeHashes() -> [[UInt8]] { hashes }
 
     package func computeTreeHashes() -> [[UInt8]] {
-        var out = [[UInt8]](repeating: [], count: nodes.count)
+        var out = [[UInt8]](repeating: [], count: storage.count)
         fillTreeHash(root, into: &out)
         return out
     }
 
-    private func fillTreeHash(_ x: UInt32, into out: inout [[UInt8]]) {
+    func fillTreeHash(_ x: UInt32, into out: inout [[UInt8]]) {
         if !TreeMath.isLeaf(x) {
             fillTreeHash(TreeMath.left(x), into: &out)
             fillTreeHash(TreeMath.right(x), into: &out)
@@ -27,6 +27,12 @@ extension RatchetTree {
     func nodeHash(_ x: UInt32, children: [[UInt8]]) -> [UInt8] {
         if TreeMath.isLeaf(x) { return leafHash(x, present: true) }
         return parentHashInputHash(parentNode(x), left: children[Int(TreeMath.left(x))], right: children[Int(TreeMath.right(x))])
+    }
+
+    /// The tree hash of node `x` given its children's (ignored for a leaf).
+    func nodeHash(_ x: UInt32, left: [UInt8], right: [UInt8]) -> [UInt8] {
+        if TreeMath.isLeaf(x) { return leafHash(x, present: true) }
+        return parentHashInputHash(parentNode(x), left: left, right: right)
     }
 
     /// `TreeHashInput` for a leaf; `present: false` hashes it as blank.
@@ -96,7 +102,7 @@ extension RatchetTree {
     /// must be the only node of its child's resolution besides the node's unmerged leaves.
     public func verifyParentHashes() throws {
         let cache = treeHashes()
-        for i in stride(from: UInt32(1), to: UInt32(nodes.count), by: 2) {
+        for i in stride(from: UInt32(1), to: UInt32(storage.count), by: 2) {
             guard let p = parentNode(i) else { continue }
             var valid = 0
             for (c, s) in [(TreeMath.left(i), TreeMath.right(i)), (TreeMath.right(i), TreeMath.left(i))] {
@@ -119,15 +125,26 @@ extension RatchetTree {
     /// and returns the parent hash the sender's new leaf must carry.
     mutating func applyPath(sender: UInt32, path: [(node: UInt32, copathChild: UInt32)], publicKeys: [[UInt8]]) -> [UInt8] {
         precondition(path.count == publicKeys.count)
-        // Copath subtrees are disjoint from the direct path, so their hashes are final already.
-        let siblingHashes = path.map { hashes[Int($0.copathChild)] }
-        blankDirectPath(leaf: sender)
+        for x in directPath(leaf: sender) { storage[Int(x)] = nil }
+        let set = pathNodes(path: path, publicKeys: publicKeys)
+        for (k, step) in set.enumerated() { storage[Int(path[k].node)] = .parent(step.node) }
+        rehashPath(from: TreeMath.nodeIndex(leaf: sender))
+        return set.first?.hash ?? []
+    }
+
+    /// The parent nodes ``applyPath(sender:path:publicKeys:)`` would set, each with the parent
+    /// hash its child on the path must carry (`hash`), without changing the tree. Copath subtrees
+    /// are disjoint from the direct path, so their current hashes are the original sibling tree
+    /// hashes (RFC 9420 §7.9).
+    func pathNodes(path: [(node: UInt32, copathChild: UInt32)], publicKeys: [[UInt8]]) -> [(node: ParentNode, hash: [UInt8])] {
+        var out = [(node: ParentNode, hash: [UInt8])](repeating: (ParentNode(encryptionKey: [], parentHash: [], unmergedLeaves: []), []),
+                                                      count: path.count)
         var above: [UInt8] = []
         for k in stride(from: path.count - 1, through: 0, by: -1) {
             let node = ParentNode(encryptionKey: publicKeys[k], parentHash: above, unmergedLeaves: [])
-            setNode(path[k].node, .parent(node))
-            above = Self.parentHash(of: node, originalSiblingTreeHash: siblingHashes[k])
+            above = Self.parentHash(of: node, originalSiblingTreeHash: hashes[Int(path[k].copathChild)])
+            out[k] = (node, above)
         }
-        return above
+        return out
     }
 }

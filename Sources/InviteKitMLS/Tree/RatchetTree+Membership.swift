@@ -12,14 +12,15 @@ extension RatchetTree {
             index = leafCount
             extend()
         }
-        setNode(TreeMath.nodeIndex(leaf: index), .leaf(leafNode))
+        storage[Int(TreeMath.nodeIndex(leaf: index))] = .leaf(leafNode)
         for p in directPath(leaf: index) {
             guard case .parent(var parent)? = self[node: p] else { continue }
             // Leaf indices stay ascending because `unmerged_leaves` is compared as a list in hashes.
             let at = parent.unmergedLeaves.firstIndex { $0 > index } ?? parent.unmergedLeaves.count
             parent.unmergedLeaves.insert(index, at: at)
-            setNode(p, .parent(parent))
+            storage[Int(p)] = .parent(parent)
         }
+        rehashPath(from: TreeMath.nodeIndex(leaf: index))
         return index
     }
 
@@ -27,20 +28,21 @@ extension RatchetTree {
     /// (RFC 9420 §12.1.2).
     public mutating func updateLeaf(_ leaf: UInt32, with leafNode: LeafNode) throws {
         guard self.leaf(leaf) != nil else { throw MLSError(.invalidTree, "leaf \(leaf) is blank or out of range") }
-        setNode(TreeMath.nodeIndex(leaf: leaf), .leaf(leafNode))
+        storage[Int(TreeMath.nodeIndex(leaf: leaf))] = .leaf(leafNode)
         blankDirectPath(leaf: leaf)
     }
 
     /// Blanks a leaf and its direct path, then truncates (RFC 9420 §12.1.3).
     public mutating func removeLeaf(_ leaf: UInt32) throws {
         guard self.leaf(leaf) != nil else { throw MLSError(.invalidTree, "leaf \(leaf) is blank or out of range") }
-        setNode(TreeMath.nodeIndex(leaf: leaf), nil)
+        storage[Int(TreeMath.nodeIndex(leaf: leaf))] = nil
         blankDirectPath(leaf: leaf)
         truncate()
     }
 
     mutating func blankDirectPath(leaf: UInt32) {
-        for p in directPath(leaf: leaf) { setNode(p, nil) }
+        for p in directPath(leaf: leaf) { storage[Int(p)] = nil }
+        rehashPath(from: TreeMath.nodeIndex(leaf: leaf))
     }
 
     /// Drops the right half of the tree while it holds no non-blank node (RFC 9420 §7.7).

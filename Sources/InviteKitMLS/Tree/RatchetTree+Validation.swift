@@ -22,7 +22,7 @@ extension RatchetTree {
     }
 
     func validateUnmergedLeaves() throws {
-        for i in stride(from: UInt32(1), to: UInt32(nodes.count), by: 2) {
+        for i in stride(from: UInt32(1), to: UInt32(storage.count), by: 2) {
             guard let p = parentNode(i) else { continue }
             var previous: UInt32?
             for l in p.unmergedLeaves {
@@ -55,7 +55,7 @@ extension RatchetTree {
 
     func validateLeaves(suite: CipherSuite, groupID: [UInt8]) throws {
         var encryptionKeys = Set<[UInt8]>(), signatureKeys = Set<[UInt8]>()
-        for case let p? in nodes {
+        for case let p? in storage {
             guard case .parent(let parent) = p else { continue }
             guard encryptionKeys.insert(parent.encryptionKey).inserted else {
                 throw MLSError(.invalidTree, "encryption key used by two nodes")

@@ -4,20 +4,29 @@
 /// The leaf count is always a power of two (RFC 9420 §7.7); the wire form drops trailing blank
 /// nodes (RFC 9420 §12.4.3.3) and ``init(from:)`` pads them back.
 public struct RatchetTree: Hashable, Sendable {
-    /// Every node, `nil` when blank. `nodes.count == 2 * leafCount - 1`.
-    public private(set) var nodes: [Node?]
+    /// Every node, `nil` when blank. `nodes.count == 2 * leafCount - 1`. Setting it recomputes
+    /// every tree hash; the tree's own mutations write `storage` and rehash only what changed.
+    public internal(set) var nodes: [Node?] {
+        get { storage }
+        set {
+            storage = newValue
+            hashes = computeTreeHashes()
+        }
+    }
+    /// The nodes, written without rehashing by mutations that rehash the paths they touch.
+    var storage: [Node?]
     /// The tree hash of every node (RFC 9420 §7.8), kept current by each mutation so that a commit
     /// rehashes only the paths it touches.
-    private(set) var hashes: [[UInt8]] = []
+    var hashes: [[UInt8]] = []
 
     /// A one-member tree.
     public init(firstLeaf: LeafNode) {
-        nodes = [.leaf(firstLeaf)]
+        storage = [.leaf(firstLeaf)]
         hashes = computeTreeHashes()
     }
 
     public static func == (a: RatchetTree, b: RatchetTree) -> Bool { a.nodes == b.nodes }
-    public func hash(into h: inout Hasher) { h.combine(nodes) }
+    public func hash(into h: inout Hasher) { h.combine(storage) }
 
     /// Builds from an array in RFC 9420 Appendix C order; trailing blanks may be omitted.
     /// Fails when a leaf slot holds a parent node or the reverse.
@@ -35,18 +44,18 @@ public struct RatchetTree: Hashable, Sendable {
             case nil: break
             }
         }
-        nodes = given + Array(repeating: nil, count: Int(TreeMath.nodeWidth(leafCount: leafCount)) - given.count)
+        storage = given + Array(repeating: nil, count: Int(TreeMath.nodeWidth(leafCount: leafCount)) - given.count)
         hashes = computeTreeHashes()
     }
 
     /// Number of leaf slots (a power of two), blank or not.
-    public var leafCount: UInt32 { UInt32((nodes.count + 1) / 2) }
+    public var leafCount: UInt32 { UInt32((storage.count + 1) / 2) }
 
     package var root: UInt32 { TreeMath.root(leafCount: leafCount) }
 
     /// The node at node index `index`, `nil` when blank or out of range.
     public subscript(node index: UInt32) -> Node? {
-        Int(index) < nodes.count ? nodes[Int(index)] : nil
+        Int(index) < storage.count ? storage[Int(index)] : nil
     }
 
     /// The leaf node at leaf index `leaf`, `nil` when blank or out of range.
@@ -66,10 +75,18 @@ public struct RatchetTree: Hashable, Sendable {
     }
 
     mutating func setNode(_ index: UInt32, _ node: Node?) {
-        nodes[Int(index)] = node
+        storage[Int(index)] = node
+        rehashPath(from: index)
+    }
+
+    /// Recomputes the tree hashes of `index` and its ancestors, after nodes on that path changed
+    /// without rehashing (the other subtrees' hashes are current).
+    mutating func rehashPath(from index: UInt32) {
         var x = index
         while true {
-            hashes[Int(x)] = nodeHash(x, children: hashes)
+            let h = TreeMath.isLeaf(x) ? nodeHash(x, left: [], right: [])
+                : nodeHash(x, left: hashes[Int(TreeMath.left(x))], right: hashes[Int(TreeMath.right(x))])
+            hashes[Int(x)] = h
             if x == root { break }
             x = TreeMath.parent(x)
         }
@@ -78,21 +95,21 @@ public struct RatchetTree: Hashable, Sendable {
     /// Doubles the leaf count: the old tree becomes the left subtree of a new blank root
     /// (RFC 9420 §7.7).
     mutating func extend() {
-        nodes += Array(repeating: nil, count: nodes.count + 1)
+        storage += Array(repeating: nil, count: storage.count + 1)
         hashes = computeTreeHashes()
     }
 
     /// Drops the root and its right subtree, whose nodes must all be blank (RFC 9420 §7.7).
     mutating func dropRightHalf() {
-        let half = nodes.count / 2
-        precondition(nodes[(half + 1)...].allSatisfy { $0 == nil })
-        nodes.removeLast(half + 1)
+        let half = storage.count / 2
+        precondition(storage[(half + 1)...].allSatisfy { $0 == nil })
+        storage.removeLast(half + 1)
         hashes.removeLast(half + 1)
     }
 
     /// `true` when every node under `x` (and `x`) is blank, so its resolution is empty.
     func isBlankSubtree(_ x: UInt32) -> Bool {
-        nodes[Int(TreeMath.subtreeRange(x).lowerBound)...Int(TreeMath.subtreeRange(x).upperBound)].allSatisfy { $0 == nil }
+        storage[Int(TreeMath.subtreeRange(x).lowerBound)...Int(TreeMath.subtreeRange(x).upperBound)].allSatisfy { $0 == nil }
     }
 
     // MARK: paths (RFC 9420 §4.1.2)
