@@ -36,9 +36,10 @@ final class KeyPackageEventTests: XCTestCase {
     }
 
     func testLifetimeWithSkew() throws {
+        // not_before is backdated by KeyPackageEvent.notBeforeMargin (3600 s).
         let (e, _) = try make(lifetime: 1000)
-        XCTAssertNoThrow(try KeyPackageValidator.validate(e, now: now - 299))
-        XCTAssertEqual(code { try KeyPackageValidator.validate(e, now: now - 301) }, .expired)
+        XCTAssertNoThrow(try KeyPackageValidator.validate(e, now: now - 3600 - 299))
+        XCTAssertEqual(code { try KeyPackageValidator.validate(e, now: now - 3600 - 301) }, .notYetValid)
         XCTAssertNoThrow(try KeyPackageValidator.validate(e, now: now + 1000 + 300))
         XCTAssertEqual(code { try KeyPackageValidator.validate(e, now: now + 1000 + 301) }, .expired)
         XCTAssertNoThrow(try KeyPackageValidator.validate(e, now: now + 1000 + 301, skew: 1000))
@@ -82,10 +83,14 @@ final class KeyPackageEventTests: XCTestCase {
     func testLegacy443AcceptedOnRead() throws {
         let key = Secp256k1.PrivateKey()
         let (e, b) = try make(key: key)
-        // Legacy: kind 443, hex content, no d / i / encoding tags.
-        let legacy = try EventTemplate(kind: 443, content: Hex.encode(b.keyPackage.tlsSerialized),
-                                       tags: [["mls_protocol_version", "1.0"], ["mls_ciphersuite", "0x0001"]], createdAt: e.createdAt).signed(by: key)
+        // Legacy kind 443 as MDK 0.8.0 writes it: the 30443 tags without `d` (and here without `i`).
+        let tags = e.tags.filter { $0.first != "d" && $0.first != "i" }
+        let legacy = try EventTemplate(kind: 443, content: e.content, tags: tags, createdAt: e.createdAt).signed(by: key)
         XCTAssertEqual(try KeyPackageValidator.validate(legacy, now: now).reference, b.reference)
+        // The pre-MIP form (hex content, no encoding tag) is refused, as MDK 0.8.0 refuses it.
+        let old = try EventTemplate(kind: 443, content: Hex.encode(b.keyPackage.tlsSerialized),
+                                    tags: [["mls_protocol_version", "1.0"], ["mls_ciphersuite", "0x0001"]], createdAt: e.createdAt).signed(by: key)
+        XCTAssertEqual(code { try KeyPackageValidator.validate(old, now: self.now) }, .invalidEvent)
     }
 
     func testSelectionRule() throws {

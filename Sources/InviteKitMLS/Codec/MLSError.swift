@@ -26,14 +26,61 @@ public struct MLSError: Error, Hashable, Sendable, CustomStringConvertible {
         case invalidSignature = "invalid_signature"
         /// A KeyPackage event failed validation.
         case invalidEvent = "invalid_event"
-        /// A KeyPackage is outside its lifetime.
+        /// A KeyPackage is past its `not_after` (plus the allowed skew).
         case expired
+        /// A KeyPackage is before its `not_before` (minus the allowed skew).
+        case notYetValid = "not_yet_valid"
+        /// A KeyPackage event's `relays` tag is missing, empty or holds a non-relay URL.
+        case invalidRelays = "invalid_relays"
+        /// A Marmot Group Data extension (0xf2ee) is malformed (MIP-01).
+        case invalidGroupData = "invalid_group_data"
+        /// A commit by a non-admin that is not a pure self-update or SelfRemove (MIP-03).
+        case notAdmin = "not_admin"
+        /// An own commit was overtaken by another commit for its epoch before it was confirmed.
+        case staleCommit = "stale_commit"
+        /// `confirmPublished` without an acknowledging relay.
+        case commitNotPublished = "commit_not_published"
+        /// A Welcome is malformed, for someone else, or not from an admin.
+        case invalidWelcome = "invalid_welcome"
         /// The credential does not match the event author.
         case credentialMismatch = "credential_mismatch"
         /// A store operation failed.
         case storage
         /// Not found in a store.
         case notFound = "not_found"
+        /// A ratchet tree is malformed or breaks an invariant of RFC 9420 §7 (node types, unmerged
+        /// leaves, duplicate keys).
+        case invalidTree = "invalid_tree"
+        /// A tree hash differs from the expected one (RFC 9420 §7.8).
+        case treeHashMismatch = "tree_hash_mismatch"
+        /// A parent hash does not verify (RFC 9420 §7.9.2).
+        case parentHashMismatch = "parent_hash_mismatch"
+        /// An UpdatePath does not fit the tree or its keys do not match (RFC 9420 §7.6).
+        case invalidUpdatePath = "invalid_update_path"
+        /// A feature outside the Marmot profile of RFC 9420 (PSKs, ReInit, external joins).
+        case unsupportedFeature = "unsupported_feature"
+        /// A proposal or the proposal list of a commit breaks RFC 9420 §12.2.
+        case invalidProposal = "invalid_proposal"
+        /// A commit is malformed or cannot be applied (RFC 9420 §12.4.2).
+        case invalidCommit = "invalid_commit"
+        /// This member is no longer in the group (RFC 9420 §12.1.3).
+        case notMember = "not_member"
+        /// A message names another group than the one processing it (RFC 9420 §6).
+        case wrongGroup = "wrong_group"
+        /// A message is for another epoch than the one whose secrets were given (RFC 9420 §6).
+        case wrongEpoch = "wrong_epoch"
+        /// A generation is further ahead of the ratchet than the secret tree allows (RFC 9420 §9.4).
+        case generationTooFar = "generation_too_far"
+        /// A generation's key was already used, or fell out of the out-of-order window (RFC 9420 §9.4).
+        case generationUnavailable = "generation_unavailable"
+        /// PrivateMessageContent padding held a non-zero byte (RFC 9420 §6.3.1).
+        case invalidPadding = "invalid_padding"
+        /// A PublicMessage membership tag did not verify (RFC 9420 §6.2).
+        case invalidMembershipTag = "invalid_membership_tag"
+        /// A commit's confirmation tag did not verify (RFC 9420 §6.1).
+        case invalidConfirmationTag = "invalid_confirmation_tag"
+        /// The sender is not allowed for this message form, or its leaf is outside the tree (RFC 9420 §6).
+        case invalidSender = "invalid_sender"
     }
 
     public let code: Code

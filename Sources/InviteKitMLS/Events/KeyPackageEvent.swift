@@ -1,7 +1,7 @@
 import InviteKitCrypto
 import InviteKitNostr
 
-/// Marmot KeyPackage events (REFERENCE §2): kind 30443 (addressable), legacy kind 443 on read.
+/// Marmot KeyPackage events (MIP-00): kind 30443 (addressable), legacy kind 443 on read.
 public enum KeyPackageEvent {
     public static let kind = 30443
     public static let legacyKind = 443
@@ -9,6 +9,14 @@ public enum KeyPackageEvent {
     public static let defaultClockSkew: UInt64 = 300
     /// Lifetime of a new KeyPackage when none is given: 90 days.
     public static let defaultLifetime: UInt64 = 90 * 24 * 60 * 60
+    /// The longest lifetime `create` accepts: 400 days. It bounds the arithmetic and keeps a
+    /// KeyPackage from outliving any sensible key rotation.
+    public static let maxLifetime: UInt64 = 400 * 24 * 60 * 60
+    /// How far before `created_at` a new KeyPackage's `not_before` lies: one hour, as MDK and
+    /// OpenMLS do. OpenMLS accepts a KeyPackage only while `not_before < now` (whole seconds), so a
+    /// `not_before` equal to `created_at` is refused in the second it was made and by any peer
+    /// whose clock is behind.
+    public static let notBeforeMargin: UInt64 = 60 * 60
     /// The `client` tag value.
     public static let clientName = "invitekit"
 
@@ -39,13 +47,44 @@ public enum KeyPackageEvent {
                       createdAt: createdAt)
     }
 
-    /// Creates a KeyPackage for the Nostr key and signs its event.
+    /// Creates a KeyPackage for the Nostr key and signs its event. The Lifetime is
+    /// `[now - notBeforeMargin, now + lifetime]`. Refuses an empty or malformed relay list
+    /// (`invalid_relays`: MDK rejects "Relays tag must have at least one relay URL"), a lifetime of
+    /// 0 or above ``maxLifetime``, and a negative `now` (`invalid_value`).
     public static func create(nostrKey: Secp256k1.PrivateKey, relays: [String], lastResort: Bool, lifetime: UInt64 = defaultLifetime,
                               now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws -> (event: NostrEvent, bundle: KeyPackageBundle) {
-        let start = UInt64(max(0, now))
+        try checkRelays(relays)
+        guard lifetime > 0, lifetime <= maxLifetime else {
+            throw MLSError(.invalidValue, "lifetime \(lifetime) s is outside 1...\(maxLifetime) s")
+        }
+        guard now >= 0 else { throw MLSError(.invalidValue, "now \(now) is before the Unix epoch") }
+        let created = UInt64(now)
+        let (notAfter, overflow) = created.addingReportingOverflow(lifetime)
+        guard !overflow else { throw MLSError(.invalidValue, "now + lifetime overflows") }
+        let notBefore = created >= notBeforeMargin ? created - notBeforeMargin : 0
         let bundle = try KeyPackageBundle.create(identity: nostrKey.publicKey.rawRepresentation,
-                                                 lifetime: Lifetime(notBefore: start, notAfter: start &+ lifetime), lastResort: lastResort, rng: rng)
+                                                 lifetime: Lifetime(notBefore: notBefore, notAfter: notAfter), lastResort: lastResort, rng: rng)
         let event = try template(for: bundle.keyPackage, relays: relays, createdAt: now, rng: rng).signed(by: nostrKey, using: rng)
         return (event, bundle)
+    }
+
+    /// `true` for what MDK's relay parser takes: a `ws://` or `wss://` URL with a host, no
+    /// whitespace or control characters, at most 2,048 bytes.
+    public static func isRelayURL(_ url: String) -> Bool {
+        let bytes = Array(url.utf8)
+        guard bytes.count <= 2048, !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7f }) else { return false }
+        let lower = url.lowercased()
+        let rest: Substring
+        if lower.hasPrefix("wss://") { rest = lower.dropFirst(6) } else if lower.hasPrefix("ws://") { rest = lower.dropFirst(5) } else { return false }
+        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return !host.isEmpty && !host.hasPrefix(":") && !host.hasPrefix("@")
+    }
+
+    /// Checks a `relays` tag's URLs (MIP-00): at least one, each a relay URL (``isRelayURL(_:)``).
+    public static func checkRelays(_ relays: [String]) throws {
+        guard !relays.isEmpty else { throw MLSError(.invalidRelays, "relays tag must have at least one relay URL") }
+        for (i, relay) in relays.enumerated() where !isRelayURL(relay) {
+            throw MLSError(.invalidRelays, "relay \(i) is not a ws:// or wss:// URL")
+        }
     }
 }

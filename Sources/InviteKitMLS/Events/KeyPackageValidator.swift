@@ -1,48 +1,53 @@
 import InviteKitCrypto
 import InviteKitNostr
 
-/// Validation of inbound KeyPackage events (REFERENCE §2, issue 4) and the selection rule.
+/// Validation of inbound KeyPackage events (MIP-00, issue 4) and the selection rule.
 public enum KeyPackageValidator {
-    /// Checks, in order: kind 30443 (or legacy 443); the event id and signature; `encoding`;
-    /// the content decodes to a KeyPackage; `mls_protocol_version` 1.0; cipher suite 0x0001 in both
-    /// the tag and the KeyPackage; the `d` tag is 64 hex (kind 30443); the `i` tag equals the
-    /// computed KeyPackageRef (required on 30443, checked on 443 when present); the BasicCredential
-    /// identity equals the event pubkey; RFC 9420 §10.1 checks and both signatures
-    /// (``KeyPackage/verify()``); the Lifetime contains `now` within `skew` seconds either way
-    /// (MDK never checked Lifetime; we do).
+    /// Checks, in order: kind 30443 (or legacy 443); the event id and signature; an `encoding` tag
+    /// saying `base64` (required, as MDK requires it) over strict padded base64; the content decodes to a KeyPackage; `mls_protocol_version` 1.0, `mls_ciphersuite` 0x0001
+    /// and `mls_extensions` (listing 0x000a and 0xf2ee) present, as MDK requires, with cipher suite
+    /// 0x0001 in the KeyPackage too; `mls_proposals` (required on 30443) is exactly `0x000a`; the
+    /// `d` tag is 64 hex (kind 30443); one `relays` tag with at least one relay URL
+    /// (`invalid_relays`); exactly one `i` tag (required on 30443) equal to the computed
+    /// KeyPackageRef; the BasicCredential identity equals the event pubkey; RFC 9420 §10.1 checks
+    /// and both signatures (``KeyPackage/verify()``); extension types unique in the KeyPackage and
+    /// in its leaf (RFC 9420 §13.4) and listed in the leaf capabilities unless default (§7.2); X25519 `init_key` and `encryption_key` not low-order points;
+    /// the Lifetime contains `now` within `skew` seconds either way (`not_yet_valid` / `expired`,
+    /// naming the bound and the distance). OpenMLS (inside MDK) checks `not_before < now <
+    /// not_after` with no skew.
     public static func validate(_ event: NostrEvent, now: Int64 = UnixTime.now(),
                                 skew: UInt64 = KeyPackageEvent.defaultClockSkew) throws -> ValidatedKeyPackage {
         guard event.kind == KeyPackageEvent.kind || event.kind == KeyPackageEvent.legacyKind else {
             throw MLSError(.invalidEvent, "kind \(event.kind) is not a KeyPackage event")
         }
         do { try event.verify() } catch { throw MLSError(.invalidSignature, "event: \(error)") }
-        let bytes: [UInt8]
-        switch event.firstTagValue("encoding") {
-        case "base64":
-            guard let b = Base64.decode(event.content) else { throw MLSError(.invalidEvent, "content is not base64") }
-            bytes = b
-        case nil:
-            // Legacy events carried hex and had no encoding tag.
-            guard let b = Hex.decode(event.content) ?? Base64.decode(event.content) else {
-                throw MLSError(.invalidEvent, "content is neither hex nor base64")
-            }
-            bytes = b
-        case let other?:
-            throw MLSError(.invalidEvent, "unsupported encoding \(other)")
-        }
+        // MDK requires the tag and knows one value; the pre-MIP hex form without it is gone.
+        guard let encoding = event.firstTagValue("encoding") else { throw MLSError(.invalidEvent, "missing encoding tag") }
+        guard encoding == "base64" else { throw MLSError(.invalidEvent, "unsupported encoding \(encoding)") }
+        guard let bytes = Base64.decode(event.content) else { throw MLSError(.invalidEvent, "content is not padded base64") }
         let kp: KeyPackage
         if let bare = try? KeyPackage(tlsSerialized: bytes) {
             kp = bare
-        } else if let msg = try? MLSMessage(tlsSerialized: bytes) {
-            kp = msg.keyPackage
+        } else if let msg = try? MLSMessage(tlsSerialized: bytes), let wrapped = try? msg.keyPackage {
+            kp = wrapped
         } else {
             throw MLSError(.invalidEvent, "content is not a TLS-serialized KeyPackage")
         }
-        if let v = event.firstTagValue("mls_protocol_version"), v != "1.0" {
-            throw MLSError(.invalidEvent, "mls_protocol_version \(v)")
+        guard let v = event.firstTagValue("mls_protocol_version") else { throw MLSError(.invalidEvent, "missing mls_protocol_version tag") }
+        guard v == "1.0" else { throw MLSError(.invalidEvent, "mls_protocol_version \(v)") }
+        guard let cs = event.firstTagValue("mls_ciphersuite") else { throw MLSError(.invalidEvent, "missing mls_ciphersuite tag") }
+        guard cs.lowercased() == "0x0001" else { throw MLSError(.unsupportedCipherSuite, "mls_ciphersuite tag \(cs)") }
+        guard let extTag = event.tags.first(where: { $0.first == "mls_extensions" }) else {
+            throw MLSError(.invalidEvent, "missing mls_extensions tag")
         }
-        if let cs = event.firstTagValue("mls_ciphersuite"), cs.lowercased() != "0x0001" {
-            throw MLSError(.unsupportedCipherSuite, "mls_ciphersuite tag \(cs)")
+        let listed = Set(extTag.dropFirst().map { $0.lowercased() })
+        guard listed.contains("0x000a"), listed.contains("0xf2ee") else {
+            throw MLSError(.invalidEvent, "mls_extensions must list 0x000a and 0xf2ee")
+        }
+        if let proposals = event.tags.first(where: { $0.first == "mls_proposals" }) {
+            guard proposals == ["mls_proposals", "0x000a"] else { throw MLSError(.invalidEvent, "mls_proposals must be exactly 0x000a") }
+        } else if event.kind == KeyPackageEvent.kind {
+            throw MLSError(.invalidEvent, "missing mls_proposals tag")
         }
         guard kp.cipherSuite == .x25519Aes128GcmSha256Ed25519 else {
             throw MLSError(.unsupportedCipherSuite, "KeyPackage cipher suite \(kp.cipherSuite)")
@@ -52,9 +57,16 @@ public enum KeyPackageValidator {
                 throw MLSError(.invalidEvent, "d tag must be 64 hex characters")
             }
         }
+        let relayTags = event.tags.filter { $0.first == "relays" }
+        guard relayTags.count <= 1 else { throw MLSError(.invalidRelays, "\(relayTags.count) relays tags") }
+        guard let relayTag = relayTags.first else { throw MLSError(.invalidRelays, "missing relays tag") }
+        try KeyPackageEvent.checkRelays(Array(relayTag.dropFirst()))
         let ref = kp.reference
-        if let i = event.firstTagValue("i") {
-            guard let given = Hex.decode(i), given == ref else { throw MLSError(.invalidEvent, "i tag is not the KeyPackageRef") }
+        let iTags = event.tags.filter { $0.first == "i" }
+        guard iTags.count <= 1 else { throw MLSError(.invalidEvent, "\(iTags.count) i tags; a KeyPackage has one KeyPackageRef") }
+        if let i = iTags.first {
+            guard i.count == 2 else { throw MLSError(.invalidEvent, "i tag must hold exactly one value") }
+            guard let given = Hex.decode(i[1]), given == ref else { throw MLSError(.invalidEvent, "i tag is not the KeyPackageRef") }
         } else if event.kind == KeyPackageEvent.kind {
             throw MLSError(.invalidEvent, "missing i tag")
         }
@@ -63,11 +75,19 @@ public enum KeyPackageValidator {
             throw MLSError(.credentialMismatch, "credential identity is not the event pubkey")
         }
         try kp.verify()
-        guard let lifetime = kp.leafNode.lifetime else { throw MLSError(.invalidValue, "no lifetime") }
-        let t = UInt64(max(0, now))
-        guard lifetime.contains(t, skew: skew) else {
-            throw MLSError(.expired, t < lifetime.notBefore ? "not yet valid" : "expired")
+        try checkUniqueExtensions(kp.extensions.map(\.extensionType), "KeyPackage")
+        try checkUniqueExtensions(kp.leafNode.extensions.map(\.extensionType), "LeafNode")
+        // RFC 9420 §7.2 (and OpenMLS): a non-default extension in use must be in the capabilities.
+        for t in (kp.extensions + kp.leafNode.extensions).map(\.extensionType) where !(0x0001...0x0005).contains(t) {
+            guard kp.leafNode.capabilities.extensions.contains(t) else {
+                throw MLSError(.invalidValue, "extension type \(t) is used but not in the leaf capabilities")
+            }
         }
+        guard isUsableX25519(kp.initKey) else { throw MLSError(.invalidKey, "init_key is a low-order X25519 point") }
+        guard isUsableX25519(kp.leafNode.encryptionKey) else { throw MLSError(.invalidKey, "encryption_key is a low-order X25519 point") }
+        guard let lifetime = kp.leafNode.lifetime else { throw MLSError(.invalidValue, "no lifetime") }
+        guard now >= 0 else { throw MLSError(.invalidValue, "now \(now) is before the Unix epoch") }
+        try checkLifetime(lifetime, now: UInt64(now), skew: skew)
         return ValidatedKeyPackage(event: event, keyPackage: kp, reference: ref)
     }
 
@@ -90,4 +110,29 @@ public enum KeyPackageValidator {
         }
         return (chosen, valid, rejected)
     }
+
+    /// The Lifetime check, with an error that names the bound that failed and by how much.
+    static func checkLifetime(_ lifetime: Lifetime, now: UInt64, skew: UInt64) throws {
+        if now < lifetime.notBefore, lifetime.notBefore - now > skew {
+            throw MLSError(.notYetValid, "not_before \(lifetime.notBefore) is \(lifetime.notBefore - now) s after now \(now) (allowed skew \(skew) s)")
+        }
+        if now > lifetime.notAfter, now - lifetime.notAfter > skew {
+            throw MLSError(.expired, "not_after \(lifetime.notAfter) is \(now - lifetime.notAfter) s before now \(now) (allowed skew \(skew) s)")
+        }
+    }
+
+    /// RFC 9420 §13.4: an extensions list holds each type at most once.
+    static func checkUniqueExtensions(_ types: [UInt16], _ owner: String) throws {
+        var seen = Set<UInt16>()
+        for t in types where !seen.insert(t).inserted {
+            throw MLSError(.invalidValue, "\(owner) lists extension type 0x\(Hex.encode([UInt8(t >> 8), UInt8(t & 0xff)])) twice")
+        }
+    }
+
+    /// A fixed scalar to test X25519 public keys with: every low-order point (the all-zero key
+    /// among them) gives the all-zero shared secret for every clamped scalar, so one
+    /// multiplication tells whether HPKE to the key can ever work.
+    private static let probe: X25519.PrivateKey = try! X25519.PrivateKey(rawRepresentation: [UInt8](repeating: 0x42, count: 32))
+
+    static func isUsableX25519(_ key: [UInt8]) -> Bool { key.count == 32 && (try? probe.sharedSecret(with: key)) != nil }
 }

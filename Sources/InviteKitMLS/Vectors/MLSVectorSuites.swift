@@ -12,7 +12,10 @@ import InviteKitNostr
 ///   length and re-encode to the same bytes.
 /// - `mls-crypto-basics` — `external/mls-crypto-basics.json`, suites 1 and 3 only: RefHash,
 ///   ExpandWithLabel, DeriveSecret, DeriveTreeSecret, SignWithLabel, EncryptWithLabel.
+/// - `mlswg-key-schedule`, `mlswg-secret-tree`, `mlswg-message-protection`,
+///   `mlswg-transcript-hashes` — ``MLSWGScheduleSuites``, from `external/mls/`.
 /// - `mls-group` — every `mls/*.json` file written by ``GroupVectors`` (see PROTOCOL.md §5.8).
+/// - the mlswg ratchet-tree suites of ``MLSWGTreeSuites`` (`external/mls/tree-*.json`, `treekem.json`).
 public enum MLSVectorSuites {
     /// One suite's outcome.
     public typealias Result = (suite: String, passed: Int, failed: Int)
@@ -44,13 +47,17 @@ public enum MLSVectorSuites {
             }
             if passed + failed > 0 { out.append(("mls-group", passed, failed)) }
         }
+        for r in MLSWGScheduleSuites.run(directory: directory) { out.append((r.summaryName, r.passed, r.failed)) }
         return out
     }
 
     /// The same suites as ``run(directory:)`` in the shape `invitekit vectors verify` collects
     /// (`VectorSuiteResult`, as `NostrVectorSuites.run(directory:)` returns).
     public static func run(directory: String) -> [VectorSuiteResult] {
-        run(directory: URL(fileURLWithPath: directory)).map { VectorSuiteResult(suite: $0.suite, passed: $0.passed, failed: $0.failed) }
+        let url = URL(fileURLWithPath: directory)
+        return run(directory: url).map { VectorSuiteResult(suite: $0.suite, passed: $0.passed, failed: $0.failed) }
+            + MLSWGTreeSuites.run(directory: url)
+            + MLSWGEngineSuites.run(directory: url)
     }
 
     static func loadJSON(_ url: URL) -> Any? {
@@ -71,7 +78,8 @@ public enum MLSVectorSuites {
             do {
                 let msg = try MLSMessage(tlsSerialized: bytes)
                 guard msg.tlsSerialized == bytes else { failed += 1; continue }
-                if msg.keyPackage.cipherSuite.isSupported { try msg.keyPackage.verify() }
+                let kp = try msg.keyPackage
+                if kp.cipherSuite.isSupported { try kp.verify() }
                 passed += 1
             } catch {
                 failed += 1

@@ -5,6 +5,13 @@ public struct VectorSuiteResult: Sendable {
     public var failed: Int = 0
     /// One line per failed case: which case, and what differed.
     public var failures: [String] = []
+    /// Cases not run, counted by the reason (a feature outside the profile, never a failure).
+    public var skips: [String: Int] = [:]
+    /// Number of skipped cases.
+    public var skipped: Int { skips.values.reduce(0, +) }
+
+    /// Records one case skipped for `reason`.
+    public mutating func skip(_ reason: String) { skips[reason, default: 0] += 1 }
 
     public init(suite: String) { self.suite = suite }
 

@@ -21,7 +21,9 @@ struct VectorsCommand: ParsableCommand {
                 let results = VectorSuiteRegistry.run(directory: dir)
                 var passed = 0, failed = 0
                 for r in results {
-                    StdIO.printLine("\(r.failed == 0 ? "ok  " : "FAIL") \(r.suite): \(r.passed) passed, \(r.failed) failed")
+                    let skips = r.skipped > 0 ? ", \(r.skipped) skipped" : ""
+                    StdIO.printLine("\(r.failed == 0 ? "ok  " : "FAIL") \(r.suite): \(r.passed) passed, \(r.failed) failed\(skips)")
+                    for (reason, n) in r.skips.sorted(by: { $0.key < $1.key }) { StdIO.printLine("     skipped \(n): \(TerminalText.escape(reason))") }
                     if verbose || r.failed > 0 { for f in r.failures.prefix(verbose ? .max : 5) { StdIO.printLine("     - \(TerminalText.escape(f))") } }
                     passed += r.passed; failed += r.failed
                 }

@@ -1,0 +1,106 @@
+/// A commit's proposals after validation (RFC 9420 §12.2) and their effect on the tree and the
+/// GroupContext extensions (RFC 9420 §12.3).
+struct AppliedProposals: Sendable {
+    /// The tree with every proposal applied (before any UpdatePath).
+    var tree: RatchetTree
+    /// The GroupContext extensions of the next epoch.
+    var extensions: [MLSExtension]
+    /// Leaves filled by Add proposals, with their KeyPackages, in proposal order.
+    var added: [(leaf: UInt32, keyPackage: KeyPackage)]
+    /// Leaves emptied by Remove and SelfRemove proposals.
+    var removed: [UInt32]
+    /// Leaves replaced by Update proposals.
+    var updated: [UInt32]
+    /// `true` when the commit must carry an UpdatePath (RFC 9420 §12.4; SelfRemove: extensions
+    /// draft §6.3): any proposal other than Add, or no proposal at all.
+    var pathRequired: Bool
+
+    /// Validates `proposals` (each with the leaf that proposed it) for a commit by `committer`
+    /// and applies them in the order of RFC 9420 §12.3: GroupContextExtensions, Update,
+    /// SelfRemove and Remove, Add.
+    init(proposals: [(proposal: Proposal, sender: UInt32, byReference: Bool)], committer: UInt32, tree start: RatchetTree,
+         context: GroupContext) throws {
+        tree = start
+        extensions = context.extensions
+        added = []
+        removed = []
+        updated = []
+        pathRequired = proposals.isEmpty
+
+        var gce: [MLSExtension]?
+        var updates: [(UInt32, LeafNode)] = []
+        var removes: [UInt32] = []
+        var adds: [KeyPackage] = []
+        for (p, sender, byRef) in proposals {
+            switch p {
+            case .add(let kp): adds.append(kp)
+            case .update(let leaf):
+                guard byRef else { throw MLSError(.invalidProposal, "an Update must be sent by reference") }
+                guard sender != committer else { throw MLSError(.invalidProposal, "the committer cannot include its own Update") }
+                updates.append((sender, leaf))
+                pathRequired = true
+            case .remove(let leaf):
+                removes.append(leaf)
+                pathRequired = true
+            case .selfRemove:
+                guard byRef else { throw MLSError(.invalidProposal, "a SelfRemove must be sent by reference") }
+                guard sender != committer else { throw MLSError(.invalidProposal, "the committer cannot remove itself") }
+                removes.append(sender)
+                pathRequired = true
+            case .groupContextExtensions(let exts):
+                guard gce == nil else { throw MLSError(.invalidProposal, "more than one GroupContextExtensions") }
+                gce = exts
+                pathRequired = true
+            case .preSharedKey: throw MLSError(.unsupportedFeature, "PreSharedKey proposal (PSKs are outside the Marmot profile)")
+            case .reInit: throw MLSError(.unsupportedFeature, "ReInit proposal (outside the Marmot profile)")
+            case .externalInit: throw MLSError(.unsupportedFeature, "ExternalInit proposal (external commits are outside the Marmot profile)")
+            }
+        }
+
+        let suite = context.cipherSuite
+        if let gce {
+            var seen = Set<UInt16>()
+            for e in gce { guard seen.insert(e.extensionType).inserted else { throw MLSError(.invalidProposal, "duplicate extension \(e.extensionType)") } }
+            extensions = gce
+        }
+        var touched = Set<UInt32>()
+        for (leaf, node) in updates {
+            guard touched.insert(leaf).inserted else { throw MLSError(.invalidProposal, "two proposals for leaf \(leaf)") }
+            guard case .update = node.source else { throw MLSError(.invalidProposal, "Update leaf source is not update") }
+            guard node.verifySignature(groupID: context.groupID, leafIndex: leaf) else {
+                throw MLSError(.invalidSignature, "Update LeafNode signature of leaf \(leaf)")
+            }
+            try tree.updateLeaf(leaf, with: node)
+            updated.append(leaf)
+        }
+        for leaf in removes {
+            guard leaf != committer else { throw MLSError(.invalidProposal, "a commit cannot remove its committer") }
+            guard touched.insert(leaf).inserted else { throw MLSError(.invalidProposal, "two proposals for leaf \(leaf)") }
+            guard tree.leaf(leaf) != nil else { throw MLSError(.invalidProposal, "Remove of blank leaf \(leaf)") }
+            try tree.removeLeaf(leaf)
+            removed.append(leaf)
+        }
+        var signatureKeys = Set(tree.occupiedLeaves.compactMap { tree.leaf($0)?.signatureKey })
+        var encryptionKeys = Set(tree.nodes.compactMap { $0?.encryptionKey })
+        for kp in adds {
+            guard kp.cipherSuite == suite else { throw MLSError(.invalidProposal, "Add KeyPackage of another cipher suite") }
+            do { try kp.verify() } catch { throw MLSError(.invalidProposal, "Add KeyPackage does not verify: \(error)") }
+            guard signatureKeys.insert(kp.leafNode.signatureKey).inserted else {
+                throw MLSError(.invalidProposal, "Add of a signature key already in the group")
+            }
+            guard encryptionKeys.insert(kp.leafNode.encryptionKey).inserted else {
+                throw MLSError(.invalidProposal, "Add of an encryption key already in the group")
+            }
+            let leaf = tree.addLeaf(kp.leafNode)
+            added.append((leaf, kp))
+        }
+        if let raw = extensions.first(where: { $0.extensionType == RequiredCapabilities.extensionType }) {
+            let required = try RequiredCapabilities(tlsSerialized: raw.data)
+            for i in tree.occupiedLeaves {
+                guard let leaf = tree.leaf(i), required.isSatisfied(by: leaf.capabilities) else {
+                    throw MLSError(.invalidProposal, "leaf \(i) lacks a required capability")
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+/// What processing one MLSMessage did to a group state.
+public enum MLSProcessOutcome: Sendable {
+    /// An application message from a member (RFC 9420 §6.3).
+    case application(sender: UInt32, identity: [UInt8], data: [UInt8], authenticatedData: [UInt8], epoch: UInt64)
+    /// A proposal, cached by its reference until a commit includes it (RFC 9420 §12).
+    case proposal(reference: [UInt8], proposal: Proposal, sender: UInt32)
+    /// A commit moved the group to a new epoch.
+    case commit(MLSCommitSummary)
+    /// A commit removed this member: the state can read nothing of the new epoch.
+    case removed(MLSCommitSummary)
+}
+
+/// The effect of an applied commit.
+public struct MLSCommitSummary: Sendable {
+    /// The committer's leaf index and credential identity.
+    public let committer: UInt32
+    public let committerIdentity: [UInt8]
+    /// The epoch the commit created.
+    public let epoch: UInt64
+    /// Credential identities added and removed.
+    public let added: [[UInt8]]
+    public let removed: [[UInt8]]
+    /// `true` when the GroupContext extensions changed.
+    public let extensionsChanged: Bool
+}

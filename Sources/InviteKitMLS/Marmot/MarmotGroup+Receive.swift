@@ -1,0 +1,160 @@
+import InviteKitCrypto
+import InviteKitNostr
+
+extension MarmotGroup {
+    /// Processes one kind-445 event of this group. Returns its outcome, followed by the outcomes of
+    /// buffered events that the epoch change made readable.
+    public mutating func receive(event: NostrEvent, now: Int64 = UnixTime.now()) -> [MarmotOutcome] {
+        var outcomes = receiveOne(event, now: now)
+        var progress = outcomes.contains(where: Self.changesEpoch)
+        while progress, !buffer.isEmpty {
+            progress = false
+            let waiting = buffer
+            buffer = []
+            for e in waiting {
+                let o = receiveOne(e, now: now)
+                if case .buffered = o.first { continue }
+                outcomes += o
+                if o.contains(where: Self.changesEpoch) { progress = true }
+            }
+        }
+        return outcomes
+    }
+
+    static func changesEpoch(_ o: MarmotOutcome) -> Bool {
+        switch o {
+        case .commitApplied, .rolledBack: return true
+        default: return false
+        }
+    }
+
+    /// `(a_created_at, a_id) < (b_created_at, b_id)`: MIP-03's order, ids compared as lowercase hex.
+    static func precedes(_ aTime: Int64, _ aID: String, _ bTime: Int64, _ bID: String) -> Bool {
+        aTime != bTime ? aTime < bTime : aID.lowercased() < bID.lowercased()
+    }
+
+    mutating func receiveOne(_ event: NostrEvent, now: Int64) -> [MarmotOutcome] {
+        do {
+            if seenEventIDs.contains(event.id.lowercased()) || seenEventIDs.contains(event.id) { return [.duplicate] }
+            let (groupID, sealed) = try MarmotGroupEvent.envelope(event, now: now)
+            guard groupID == nostrGroupID else { return [.rejected(MLSError(.wrongGroup, "h tag names another group"))] }
+            let hash = SHA256.hash(Array(event.content.utf8))
+            if seenContentHashes.contains(hash) {
+                // The same ciphertext in another wrapper: never a new commit, but the better wrapper
+                // becomes the ordering key, as every member converges on it.
+                if let i = snapshots.firstIndex(where: { $0.contentHash == hash }),
+                   Self.precedes(event.createdAt, event.id, snapshots[i].createdAt, snapshots[i].eventID) {
+                    snapshots[i].createdAt = event.createdAt
+                    snapshots[i].eventID = event.id.lowercased()
+                }
+                seenEventIDs.insert(event.id.lowercased())
+                return [.duplicate]
+            }
+            guard let message = open(sealed) else {
+                if state.isRemoved { return [.rejected(MLSError(.notMember, "removed from the group"))] }
+                if buffer.count >= Self.bufferLimit { buffer.removeFirst() }
+                buffer.append(event)
+                return [.buffered]
+            }
+            let header = try MarmotMessageHeader(message)
+            let outcomes: [MarmotOutcome]
+            if header.contentType == .commit {
+                outcomes = try receiveCommit(message, header: header, event: event, hash: hash)
+            } else {
+                outcomes = [try receiveOther(message, header: header)]
+            }
+            seenEventIDs.insert(event.id.lowercased())
+            seenContentHashes.insert(hash)
+            return outcomes
+        } catch let e as MLSError {
+            return [.rejected(e)]
+        } catch {
+            return [.rejected(MLSError(.invalidValue, "\(error)"))]
+        }
+    }
+
+    /// Opens sealed content with the current epoch's key (unless removed), then the retained
+    /// epochs' keys, newest first.
+    func open(_ sealed: [UInt8]) -> [UInt8]? {
+        var states: [Engine] = state.isRemoved ? [] : [state]
+        states += snapshots.reversed().map(\.state)
+        for s in states {
+            let key = s.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
+                                 length: MarmotProfile.groupEventKeyLength)
+            if let opened = try? GroupEventCipher.open(bytes: sealed, key: key) { return opened }
+        }
+        return nil
+    }
+
+    mutating func receiveOther(_ message: [UInt8], header: MarmotMessageHeader) throws -> MarmotOutcome {
+        switch try state.processMessage(message) {
+        case let .application(sender, data):
+            return .message(try MarmotApplicationMessage.decode(data, senderIdentity: sender), epoch: header.epoch)
+        case let .proposal(sender, selfRemove):
+            guard selfRemove else { return .rejected(MLSError(.invalidValue, "only SelfRemove proposals are expected")) }
+            let pubkey = Hex.encode(sender)
+            if !leaveRequests.contains(pubkey) { leaveRequests.append(pubkey) }
+            return .leaveRequest(pubkey: pubkey)
+        case .commit:
+            throw MLSError(.invalidValue, "a commit framed as another content type")
+        }
+    }
+
+    /// MIP-03: an admin may commit anything; anyone else only a pure self-update or SelfRemoves.
+    static func authorize(_ info: MarmotCommitInfo, admins: [[UInt8]]) throws {
+        if admins.contains(info.committer) { return }
+        let noChange = info.added.isEmpty && !info.extensionsChanged
+        if noChange, info.removed.isEmpty, info.onlyOwnUpdate { return }
+        if noChange, info.onlySelfRemoves { return }
+        throw MLSError(.notAdmin, "commit by non-admin \(Hex.encode(info.committer)) is not a pure self-update or SelfRemove")
+    }
+
+    /// Applies `message` to a copy of `base`, checks the Marmot rules, and returns the new state.
+    static func apply(_ message: [UInt8], to base: Engine, data: MarmotGroupData) throws -> (Engine, MarmotGroupData, MarmotCommitInfo) {
+        var next = base
+        guard case let .commit(info) = try next.processMessage(message) else { throw MLSError(.invalidValue, "not a commit") }
+        try authorize(info, admins: data.admins)
+        let newData = try MarmotGroupData(extensions: next.groupContextExtensions)
+        guard !newData.admins.isEmpty else { throw MLSError(.notAdmin, "a commit may not leave the group without an admin") }
+        return (next, newData, info)
+    }
+
+    mutating func receiveCommit(_ message: [UInt8], header: MarmotMessageHeader, event: NostrEvent, hash: [UInt8]) throws -> [MarmotOutcome] {
+        if !state.isRemoved, header.epoch == state.epoch {
+            let (next, newData, info) = try Self.apply(message, to: state, data: groupData)
+            pushSnapshot(Snapshot(state: state, groupData: groupData, createdAt: event.createdAt, eventID: event.id.lowercased(),
+                                  contentHash: hash, added: info.added, keyPackageEvents: [:]))
+            state = next
+            groupData = newData
+            leaveRequests = []
+            if state.isRemoved || info.removed.contains(state.ownIdentity) { return [.removed] }
+            return [.commitApplied(epoch: state.epoch, added: info.added.map(Hex.encode), removed: info.removed.map(Hex.encode))]
+        }
+        guard let i = snapshots.firstIndex(where: { $0.epoch == header.epoch }) else {
+            if header.epoch > state.epoch, !state.isRemoved {
+                throw MLSError(.invalidValue, "commit for future epoch \(header.epoch) opened under a known key")
+            }
+            throw MLSError(.staleCommit, "commit for epoch \(header.epoch), older than the retained epochs")
+        }
+        let snap = snapshots[i]
+        guard Self.precedes(event.createdAt, event.id, snap.createdAt, snap.eventID) else { return [.superseded(epoch: header.epoch)] }
+        let (next, newData, info) = try Self.apply(message, to: snap.state, data: snap.groupData)
+        // The abandoned branch: every commit applied from this epoch on.
+        let members = Set(next.memberIdentities)
+        var lost: [MarmotLostAdd] = []
+        for s in snapshots[i...] {
+            for id in s.added where !members.contains(id) && !lost.contains(where: { $0.pubkey == Hex.encode(id) }) {
+                lost.append(MarmotLostAdd(pubkey: Hex.encode(id), keyPackageEvent: s.keyPackageEvents[Hex.encode(id)]))
+            }
+        }
+        snapshots.removeSubrange(i...)
+        pushSnapshot(Snapshot(state: snap.state, groupData: snap.groupData, createdAt: event.createdAt, eventID: event.id.lowercased(),
+                              contentHash: hash, added: info.added, keyPackageEvents: [:]))
+        state = next
+        groupData = newData
+        leaveRequests = []
+        var outcomes: [MarmotOutcome] = [.rolledBack(toEpoch: header.epoch, nowAt: state.epoch, lostAdds: lost)]
+        if state.isRemoved || info.removed.contains(state.ownIdentity) { outcomes.append(.removed) }
+        return outcomes
+    }
+}

@@ -1,0 +1,163 @@
+import InviteKitCrypto
+import InviteKitNostr
+
+/// One member's Marmot group over an RFC 9420 engine: events in, typed outcomes out (MIP-01..03).
+/// It enforces the Marmot rules the engine does not know: only admins commit, except pure
+/// self-updates and SelfRemove-only commits; commit races go to the earliest `created_at`, then the
+/// smallest event id, with rollback over the retained epochs; replays are dropped; Welcomes are
+/// released only after a relay acknowledged their commit; a failed Welcome keeps its KeyPackage.
+public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
+    /// The state before a commit this member applied, with that commit's ordering key.
+    struct Snapshot: Sendable {
+        let state: Engine
+        let groupData: MarmotGroupData
+        var createdAt: Int64
+        var eventID: String
+        let contentHash: [UInt8]
+        let added: [[UInt8]]
+        let keyPackageEvents: [String: NostrEvent]
+        var epoch: UInt64 { state.epoch }
+    }
+
+    /// Events no retained key opens are kept for a retry after each epoch change, up to this many.
+    public static var bufferLimit: Int { 512 }
+
+    public internal(set) var state: Engine
+    public internal(set) var groupData: MarmotGroupData
+    var snapshots: [Snapshot] = []
+    var seenEventIDs: Set<String> = []
+    var seenContentHashes: Set<[UInt8]> = []
+    var buffer: [NostrEvent] = []
+    /// Members whose SelfRemove arrived this epoch (hex keys); an admin commits them.
+    public internal(set) var leaveRequests: [String] = []
+
+    init(state: Engine, groupData: MarmotGroupData) {
+        self.state = state
+        self.groupData = groupData
+    }
+
+    public var epoch: UInt64 { state.epoch }
+    public var nostrGroupID: [UInt8] { groupData.nostrGroupID }
+    public var isAdmin: Bool { groupData.isAdmin(state.ownIdentity) }
+    public var isRemoved: Bool { state.isRemoved }
+    /// Events waiting for a key.
+    public var bufferedCount: Int { buffer.count }
+
+    /// Creates a group whose only member is `creator`, an admin.
+    public static func create(creator: KeyPackageBundle, name: String, description: String = "", otherAdmins: [[UInt8]] = [],
+                              relays: [String], rng: RandomSource = SystemRandom()) throws -> MarmotGroup {
+        let identity = creator.keyPackage.leafNode.credential.identity
+        let data = try MarmotGroupData.create(name: name, description: description, admins: [identity] + otherAdmins, relays: relays, rng: rng)
+        let extensions = [try data.groupContextExtension(), MarmotProfile.requiredCapabilities()]
+        let state = try Engine.create(groupID: rng.bytes(32), creator: creator, extensions: extensions, rng: rng)
+        return MarmotGroup(state: state, groupData: data)
+    }
+
+    // MARK: sending
+
+    /// The kind-445 key of the current epoch.
+    func currentKey() -> SecureBytes {
+        state.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
+                       length: MarmotProfile.groupEventKeyLength)
+    }
+
+    /// Sends an application event: `inner` becomes an unsigned rumor authored by this member.
+    public mutating func message(_ inner: EventTemplate, now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws -> NostrEvent {
+        guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
+        let author = try Secp256k1.XOnlyPublicKey(rawRepresentation: state.ownIdentity)
+        let bytes = try MarmotApplicationMessage.encode(inner.rumor(pubkey: author, now: now))
+        let mls = try state.sealApplication(bytes, rng: rng)
+        return try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), createdAt: now, rng: rng))
+    }
+
+    /// This member's SelfRemove proposal as a kind-445 event.
+    public mutating func leaveEvent(now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws -> NostrEvent {
+        guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
+        let mls = try state.proposeSelfRemove(rng: rng)
+        return try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), createdAt: now, rng: rng))
+    }
+
+    private mutating func sent(_ event: NostrEvent) -> NostrEvent {
+        seenEventIDs.insert(event.id)
+        seenContentHashes.insert(SHA256.hash(Array(event.content.utf8)))
+        return event
+    }
+
+    /// A commit adding the owners of validated KeyPackage events and removing `removing` (32-byte
+    /// keys), optionally replacing the group data and including received SelfRemoves. Only admins
+    /// may; anyone may make a pure self-update (``selfUpdate(now:rng:)``). Publish the event, then
+    /// call ``confirmPublished(_:acknowledgedBy:now:)``.
+    public func commit(adding keyPackages: [ValidatedKeyPackage] = [], removing: [[UInt8]] = [], groupData newData: MarmotGroupData? = nil,
+                       includeSelfRemoves: Bool = false, now: Int64 = UnixTime.now(),
+                       rng: RandomSource = SystemRandom()) throws -> MarmotPendingCommit<Engine> {
+        guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
+        let request = MarmotCommitRequest(adds: keyPackages.map(\.keyPackage), removes: removing, groupData: newData,
+                                          includeSelfRemoves: includeSelfRemoves)
+        let selfRemovesOnly = includeSelfRemoves && keyPackages.isEmpty && removing.isEmpty && newData == nil
+        guard isAdmin || request.isSelfUpdate || selfRemovesOnly else {
+            throw MLSError(.notAdmin, "only admins commit anything but a self-update")
+        }
+        if let newData { try newData.validate() }
+        let (pending, message, welcome) = try state.makeCommit(request, rng: rng)
+        let event = try MarmotGroupEvent.make(mlsMessage: message, nostrGroupID: nostrGroupID, key: currentKey(), createdAt: now, rng: rng)
+        return MarmotPendingCommit(event: event, fromEpoch: state.epoch, pending: pending, welcome: welcome,
+                                   keyPackageEvents: keyPackages.map(\.event))
+    }
+
+    /// A pure self-update commit (new leaf keys, no proposals): allowed to every member.
+    public func selfUpdate(now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws -> MarmotPendingCommit<Engine> {
+        try commit(now: now, rng: rng)
+    }
+
+    /// The "commit published" step: `relays` are the relays that acknowledged `pending.event` (at
+    /// least one). Applies the commit and only then returns the Welcome rumors (kind 444, one per
+    /// added member, unsigned, authored by this member) to gift-wrap. Fails with `stale_commit`
+    /// when another commit for the same epoch was applied first: nothing is released, and the
+    /// caller re-adds on the new epoch.
+    public mutating func confirmPublished(_ pending: MarmotPendingCommit<Engine>, acknowledgedBy relays: [String],
+                                          now: Int64 = UnixTime.now()) throws -> [NostrEvent] {
+        guard !relays.isEmpty else { throw MLSError(.commitNotPublished, "no relay acknowledged the commit") }
+        guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
+        guard pending.fromEpoch == state.epoch else {
+            throw MLSError(.staleCommit, "the group moved from epoch \(pending.fromEpoch) to \(state.epoch) before this commit was confirmed")
+        }
+        var next = state
+        try next.merge(pending.pending)
+        let newData = try MarmotGroupData(extensions: next.groupContextExtensions)
+        var kpEvents: [String: NostrEvent] = [:]
+        for e in pending.keyPackageEvents { kpEvents[e.pubkey] = e }
+        let added = pending.keyPackageEvents.compactMap { Hex.decode($0.pubkey, count: 32) }
+        pushSnapshot(Snapshot(state: state, groupData: groupData, createdAt: pending.event.createdAt, eventID: pending.event.id.lowercased(),
+                              contentHash: SHA256.hash(Array(pending.event.content.utf8)), added: added, keyPackageEvents: kpEvents))
+        state = next
+        groupData = newData
+        leaveRequests = []
+        _ = sent(pending.event)
+        guard let welcome = pending.welcome, !pending.keyPackageEvents.isEmpty else { return [] }
+        let author = try Secp256k1.XOnlyPublicKey(rawRepresentation: state.ownIdentity)
+        return try pending.keyPackageEvents.map {
+            try MarmotWelcomeRumor.make(welcomeMessage: welcome, keyPackageEventID: $0.id, relays: groupData.relays, committer: author, createdAt: now)
+        }
+    }
+
+    /// ``confirmPublished(_:acknowledgedBy:now:)``, then each Welcome rumor gift-wrapped (NIP-59)
+    /// from `committer` to its KeyPackage's author. Returns the wraps to publish.
+    public mutating func confirmPublished(_ pending: MarmotPendingCommit<Engine>, acknowledgedBy relays: [String],
+                                          wrappingWelcomesFrom committer: Secp256k1.PrivateKey, now: Int64 = UnixTime.now(),
+                                          rng: RandomSource = SystemRandom()) throws -> [NostrEvent] {
+        guard committer.publicKey.rawRepresentation == state.ownIdentity else {
+            throw MLSError(.invalidKey, "the wrapping key is not this member's identity")
+        }
+        let rumors = try confirmPublished(pending, acknowledgedBy: relays, now: now)
+        return try zip(rumors, pending.keyPackageEvents).map { rumor, kp in
+            let joiner: Secp256k1.XOnlyPublicKey
+            do { joiner = try kp.authorKey() } catch { throw MLSError(.invalidEvent, "KeyPackage event author") }
+            return try GiftWrap.wrap(rumor, from: committer, to: joiner, now: now, using: rng)
+        }
+    }
+
+    mutating func pushSnapshot(_ s: Snapshot) {
+        snapshots.append(s)
+        if snapshots.count > MarmotProfile.epochLookback { snapshots.removeFirst(snapshots.count - MarmotProfile.epochLookback) }
+    }
+}

@@ -1,0 +1,59 @@
+/// The Marmot profile of RFC 9420 as MDK 0.8.0 speaks it (MIP-00..MIP-03). Where the MIP text and
+/// MDK's bytes disagree, these values follow MDK's bytes.
+public enum MarmotProfile {
+    /// Marmot Group Data GroupContext extension (MIP-01).
+    public static let groupDataExtensionType: UInt16 = 0xf2ee
+    /// `last_resort` KeyPackage extension (RFC 9420 §17.3 registry; draft-ietf-mls-extensions).
+    public static let lastResortExtensionType: UInt16 = 0x000a
+    /// SelfRemove proposal (draft-ietf-mls-extensions §3.6).
+    public static let selfRemoveProposalType: UInt16 = 0x000a
+    /// `required_capabilities` GroupContext extension (RFC 9420 §11.1).
+    public static let requiredCapabilitiesExtensionType: UInt16 = 0x0003
+    /// `ratchet_tree` GroupInfo extension (RFC 9420 §12.4.3.3); Welcomes always carry it.
+    public static let ratchetTreeExtensionType: UInt16 = 0x0002
+
+    /// Extension types a member's leaf lists in `capabilities.extensions` (besides GREASE).
+    public static let supportedExtensions: [UInt16] = [lastResortExtensionType, groupDataExtensionType]
+    /// Proposal types a member's leaf lists in `capabilities.proposals` (besides GREASE).
+    public static let supportedProposals: [UInt16] = [selfRemoveProposalType]
+    /// Extension types every group's `required_capabilities` names.
+    public static let requiredGroupContextExtensions: [UInt16] = [groupDataExtensionType]
+
+    /// Kind of a group event (MIP-03).
+    public static let groupEventKind = 445
+    /// Kind of a Welcome rumor (MIP-02); only ever sent inside a NIP-59 gift wrap.
+    public static let welcomeKind = 444
+
+    /// MLS-Exporter label of the kind-445 content key (MIP-03).
+    public static let groupEventExporterLabel = "marmot"
+    /// MLS-Exporter context of the kind-445 content key (MIP-03).
+    public static let groupEventExporterContext: [UInt8] = Array("group-event".utf8)
+    /// Length of the kind-445 content key: a ChaCha20-Poly1305 key.
+    public static let groupEventKeyLength = 32
+
+    /// Epochs back a receiver tries when the current key does not open a kind-445 event (MDK's
+    /// lookback, and the epochs it keeps).
+    public static let epochLookback = 5
+    /// A kind-445 event more than this far in the future is refused (seconds).
+    public static let maxFutureSkew: Int64 = 300
+    /// A kind-445 event older than this is refused (seconds; 45 days).
+    public static let maxEventAge: Int64 = 45 * 24 * 60 * 60
+
+    /// GREASE values (RFC 9420 §13.5): `0x0A0A`, `0x1A1A`, ..., `0xEAEA`. Receivers ignore them.
+    public static func isGrease(_ value: UInt16) -> Bool {
+        value & 0x0f0f == 0x0a0a && (value >> 8) == (value & 0xff)
+    }
+}
+
+extension MarmotProfile {
+    /// The `required_capabilities` GroupContext extension a new Marmot group carries (RFC 9420
+    /// §11.1): extensions `[0xf2ee]`, `proposals` (MDK: `[0x000a]` when every invitee supports
+    /// SelfRemove), no credential types.
+    public static func requiredCapabilities(proposals: [UInt16] = supportedProposals) -> MLSExtension {
+        var w = TLSWriter(capacity: 16)
+        w.writeVector { v in for t in requiredGroupContextExtensions { v.writeUInt16(t) } }
+        w.writeVector { v in for t in proposals { v.writeUInt16(t) } }
+        w.writeVector { _ in }
+        return MLSExtension(type: requiredCapabilitiesExtensionType, data: w.bytes)
+    }
+}

@@ -1,0 +1,87 @@
+import InviteKitCrypto
+import InviteKitNostr
+
+/// Kind-444 Welcome rumors as MDK 0.8.0 builds and checks them (MIP-02). Unsigned, authored by the
+/// committer, gift-wrapped (NIP-59) to each new member. Tags, in MDK's order: `["relays", url...]`
+/// (the group's relays), `["e", <KeyPackage event id>]`, `["client", name]`, `["encoding",
+/// "base64"]`; content = padded base64 of an RFC 9420 `MLSMessage` with `wire_format = mls_welcome`.
+/// One rumor per new member: within one commit the content is shared and only `e` differs.
+public enum MarmotWelcomeRumor {
+    public static let kind = MarmotProfile.welcomeKind
+    /// `wire_format` of a Welcome MLSMessage (RFC 9420 §6).
+    public static let welcomeWireFormat: UInt16 = 0x0003
+
+    /// A Welcome rumor as read back.
+    public struct Parsed: Sendable, Hashable {
+        /// The serialized `MLSMessage` (version, `wire_format = mls_welcome`, Welcome).
+        public let welcomeMessage: [UInt8]
+        /// The id of the KeyPackage event the Welcome consumes (the `e` tag).
+        public let keyPackageEventID: String
+        /// The group's relays (the `relays` tag).
+        public let relays: [String]
+        /// The `client` tag, when present.
+        public let client: String?
+    }
+
+    /// Builds the rumor for one new member. Refuses an empty relay list or a `welcomeMessage` that is
+    /// not an MLSMessage Welcome, since MDK refuses both on receipt.
+    public static func make(welcomeMessage: [UInt8], keyPackageEventID: String, relays: [String],
+                            committer: Secp256k1.XOnlyPublicKey, createdAt: Int64 = UnixTime.now(),
+                            client: String = KeyPackageEvent.clientName) throws -> NostrEvent {
+        try checkWelcomeMessage(welcomeMessage)
+        try KeyPackageEvent.checkRelays(relays)
+        guard keyPackageEventID.utf8.count == 64, Hex.decode(keyPackageEventID, count: 32) != nil else {
+            throw MLSError(.invalidValue, "KeyPackage event id must be 64 hex characters")
+        }
+        guard !client.isEmpty else { throw MLSError(.invalidValue, "client tag must not be empty") }
+        let tags = [["relays"] + relays, ["e", keyPackageEventID], ["client", client], ["encoding", "base64"]]
+        return EventTemplate(kind: kind, content: Base64.encode(welcomeMessage), tags: tags, createdAt: createdAt).rumor(pubkey: committer)
+    }
+
+    /// Reads a Welcome rumor with MDK's rules: kind 444; at least three tags; a `relays` tag with at
+    /// least one relay URL; a non-empty `e` tag; a `client` tag, if present, non-empty; an
+    /// `encoding` tag, required, saying `base64` (any other value is refused). InviteKit also checks
+    /// the rumor id (the gift wrap binds it) and that the content is a Welcome MLSMessage.
+    public static func parse(_ rumor: NostrEvent) throws -> Parsed {
+        guard rumor.kind == kind else { throw MLSError(.invalidEvent, "kind \(rumor.kind) is not 444") }
+        do { try rumor.verifyId() } catch { throw MLSError(.invalidEvent, "Welcome rumor id does not match its fields") }
+        guard rumor.tags.count >= 3 else { throw MLSError(.invalidEvent, "Welcome rumor has \(rumor.tags.count) tags, needs relays, e and encoding") }
+        var relays: [String]?
+        var eventID: String?
+        var client: String?
+        var encoding = false
+        for tag in rumor.tags {
+            switch tag.first {
+            case "relays" where tag.count > 1:
+                let urls = Array(tag.dropFirst())
+                try KeyPackageEvent.checkRelays(urls)
+                if relays == nil { relays = urls }
+            case "e" where tag.count > 1 && !tag[1].isEmpty:
+                if eventID == nil { eventID = tag[1] }
+            case "client":
+                guard tag.count > 1, !tag[1].isEmpty else { throw MLSError(.invalidEvent, "empty client tag") }
+                if client == nil { client = tag[1] }
+            case "encoding":
+                guard tag.count > 1, tag[1] == "base64" else { throw MLSError(.invalidEvent, "encoding must be base64") }
+                encoding = true
+            default:
+                break
+            }
+        }
+        guard let relays else { throw MLSError(.invalidRelays, "Welcome rumor has no relays tag with a relay URL") }
+        guard let eventID else { throw MLSError(.invalidEvent, "Welcome rumor has no e tag") }
+        guard encoding else { throw MLSError(.invalidEvent, "Welcome rumor has no encoding tag") }
+        guard let message = Base64.decode(rumor.content) else { throw MLSError(.invalidEvent, "Welcome content is not padded base64") }
+        try checkWelcomeMessage(message)
+        return Parsed(welcomeMessage: message, keyPackageEventID: eventID, relays: relays, client: client)
+    }
+
+    /// The first four bytes of an MLSMessage Welcome: `version = mls10`, `wire_format = mls_welcome`.
+    static func checkWelcomeMessage(_ message: [UInt8]) throws {
+        var r = TLSReader(message)
+        let version = try r.readUInt16(), wireFormat = try r.readUInt16()
+        guard version == ProtocolVersion.mls10.rawValue, wireFormat == welcomeWireFormat else {
+            throw MLSError(.invalidEvent, "Welcome content is not an MLSMessage Welcome (version \(version), wire_format \(wireFormat))")
+        }
+    }
+}

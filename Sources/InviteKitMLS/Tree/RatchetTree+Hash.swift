@@ -1,0 +1,128 @@
+import InviteKitCrypto
+
+/// Tree hashes (RFC 9420 §7.8) and parent hashes (RFC 9420 §7.9). Both supported suites hash
+/// with SHA-256.
+extension RatchetTree {
+    /// The tree hash of the root: the `tree_hash` of the GroupContext (RFC 9420 §7.8).
+    public var treeHash: [UInt8] { treeHashes()[Int(root)] }
+
+    /// The tree hash of every node, by node index (RFC 9420 §7.8).
+    public func treeHashes() -> [[UInt8]] {
+        var out = [[UInt8]](repeating: [], count: nodes.count)
+        fillTreeHash(root, into: &out)
+        return out
+    }
+
+    private func fillTreeHash(_ x: UInt32, into out: inout [[UInt8]]) {
+        if TreeMath.isLeaf(x) {
+            out[Int(x)] = leafHash(x, present: true)
+        } else {
+            let l = TreeMath.left(x), r = TreeMath.right(x)
+            fillTreeHash(l, into: &out)
+            fillTreeHash(r, into: &out)
+            out[Int(x)] = parentHashInputHash(parentNode(x), left: out[Int(l)], right: out[Int(r)])
+        }
+    }
+
+    /// `TreeHashInput` for a leaf; `present: false` hashes it as blank.
+    private func leafHash(_ x: UInt32, present: Bool) -> [UInt8] {
+        var w = TLSWriter()
+        w.writeUInt8(Node.NodeType.leaf.rawValue)
+        w.writeUInt32(TreeMath.leafIndex(node: x))
+        if present, case .leaf(let l)? = self[node: x] { w.writeUInt8(1); l.encode(to: &w) } else { w.writeUInt8(0) }
+        return SHA256.hash(w.bytes)
+    }
+
+    /// `TreeHashInput` for a parent node.
+    private func parentHashInputHash(_ p: ParentNode?, left: [UInt8], right: [UInt8]) -> [UInt8] {
+        var w = TLSWriter()
+        w.writeUInt8(Node.NodeType.parent.rawValue)
+        if let p { w.writeUInt8(1); p.encode(to: &w) } else { w.writeUInt8(0) }
+        w.writeOpaque(left)
+        w.writeOpaque(right)
+        return SHA256.hash(w.bytes)
+    }
+
+    /// The tree hash of `x` in the tree where the leaves in `excluded` are blank and dropped from
+    /// every `unmerged_leaves` list: the "original sibling tree hash" of RFC 9420 §7.9.
+    /// `cache` holds the plain tree hashes, reused for subtrees that hold no excluded leaf.
+    func treeHash(of x: UInt32, excluding excluded: [UInt32], cache: [[UInt8]]) -> [UInt8] {
+        let inside = excluded.filter { TreeMath.contains(x, leaf: $0) }
+        if inside.isEmpty { return cache[Int(x)] }
+        if TreeMath.isLeaf(x) { return leafHash(x, present: false) }
+        let l = treeHash(of: TreeMath.left(x), excluding: inside, cache: cache)
+        let r = treeHash(of: TreeMath.right(x), excluding: inside, cache: cache)
+        var p = parentNode(x)
+        p?.unmergedLeaves.removeAll { inside.contains($0) }
+        return parentHashInputHash(p, left: l, right: r)
+    }
+
+    /// `Hash(ParentHashInput)` (RFC 9420 §7.9) of parent node `p` seen from its child on the
+    /// direct path, given the original tree hash of its other child.
+    static func parentHash(of p: ParentNode, originalSiblingTreeHash: [UInt8]) -> [UInt8] {
+        var w = TLSWriter()
+        w.writeOpaque(p.encryptionKey)
+        w.writeOpaque(p.parentHash)
+        w.writeOpaque(originalSiblingTreeHash)
+        return SHA256.hash(w.bytes)
+    }
+
+    /// The parent hash a child of parent `p` on the side of `child` must carry, in this tree
+    /// (RFC 9420 §7.9).
+    func parentHash(of p: UInt32, towards child: UInt32, cache: [[UInt8]]) -> [UInt8]? {
+        guard let node = parentNode(p) else { return nil }
+        let sibling = child == TreeMath.left(p) ? TreeMath.right(p) : TreeMath.left(p)
+        let siblingHash = treeHash(of: sibling, excluding: node.unmergedLeaves, cache: cache)
+        return Self.parentHash(of: node, originalSiblingTreeHash: siblingHash)
+    }
+
+    /// The `parent_hash` field of node `x`: a parent node's field, a `commit` leaf's field,
+    /// otherwise `nil`.
+    func parentHashField(_ x: UInt32) -> [UInt8]? {
+        switch self[node: x] {
+        case .parent(let p)?: return p.parentHash
+        case .leaf(let l)?: if case .commit(let ph) = l.source { return ph }; return nil
+        case nil: return nil
+        }
+    }
+
+    /// Checks that every non-blank parent node is parent-hash valid (RFC 9420 §7.9.2), top down:
+    /// exactly one descendant of each such node must carry its parent hash, and that descendant
+    /// must be the only node of its child's resolution besides the node's unmerged leaves.
+    public func verifyParentHashes() throws {
+        let cache = treeHashes()
+        for i in stride(from: UInt32(1), to: UInt32(nodes.count), by: 2) {
+            guard let p = parentNode(i) else { continue }
+            var valid = 0
+            for (c, s) in [(TreeMath.left(i), TreeMath.right(i)), (TreeMath.right(i), TreeMath.left(i))] {
+                let unmergedHere = Set(p.unmergedLeaves.filter { TreeMath.contains(c, leaf: $0) }.map { TreeMath.nodeIndex(leaf: $0) })
+                let res = resolution(of: c)
+                guard unmergedHere.isSubset(of: res) else { continue }
+                let rest = res.filter { !unmergedHere.contains($0) }
+                guard rest.count == 1, let field = parentHashField(rest[0]) else { continue }
+                let siblingHash = treeHash(of: s, excluding: p.unmergedLeaves, cache: cache)
+                if field == Self.parentHash(of: p, originalSiblingTreeHash: siblingHash) { valid += 1 }
+            }
+            guard valid == 1 else { throw MLSError(.parentHashMismatch, "parent node \(i) is not parent-hash valid") }
+        }
+    }
+}
+
+extension RatchetTree {
+    /// Blanks the direct path of `sender`, sets the nodes of its filtered direct path `path` to
+    /// `publicKeys` with empty unmerged leaves and chained parent hashes (RFC 9420 §7.5, §7.9),
+    /// and returns the parent hash the sender's new leaf must carry.
+    mutating func applyPath(sender: UInt32, path: [(node: UInt32, copathChild: UInt32)], publicKeys: [[UInt8]]) -> [UInt8] {
+        precondition(path.count == publicKeys.count)
+        blankDirectPath(leaf: sender)
+        // Copath subtrees are disjoint from the direct path, so their hashes are final already.
+        let cache = treeHashes()
+        var above: [UInt8] = []
+        for k in stride(from: path.count - 1, through: 0, by: -1) {
+            let node = ParentNode(encryptionKey: publicKeys[k], parentHash: above, unmergedLeaves: [])
+            setNode(path[k].node, .parent(node))
+            above = Self.parentHash(of: node, originalSiblingTreeHash: cache[Int(path[k].copathChild)])
+        }
+        return above
+    }
+}

@@ -1,0 +1,54 @@
+/// Adding, replacing and removing leaves (RFC 9420 §7.7, §12.1.1–§12.1.3).
+extension RatchetTree {
+    /// Places `leafNode` in the leftmost blank leaf, extending the tree when there is none, and
+    /// records it in the unmerged leaves of every non-blank parent on its direct path
+    /// (RFC 9420 §12.1.1). Returns the new leaf index.
+    @discardableResult
+    public mutating func addLeaf(_ leafNode: LeafNode) -> UInt32 {
+        let index: UInt32
+        if let blank = (0..<leafCount).first(where: { self[node: TreeMath.nodeIndex(leaf: $0)] == nil }) {
+            index = blank
+        } else {
+            index = leafCount
+            nodes += Array(repeating: nil, count: nodes.count + 1)
+        }
+        setNode(TreeMath.nodeIndex(leaf: index), .leaf(leafNode))
+        for p in directPath(leaf: index) {
+            guard case .parent(var parent)? = self[node: p] else { continue }
+            // Leaf indices stay ascending because `unmerged_leaves` is compared as a list in hashes.
+            let at = parent.unmergedLeaves.firstIndex { $0 > index } ?? parent.unmergedLeaves.count
+            parent.unmergedLeaves.insert(index, at: at)
+            setNode(p, .parent(parent))
+        }
+        return index
+    }
+
+    /// Replaces the leaf of a member that sent an Update and blanks its direct path
+    /// (RFC 9420 §12.1.2).
+    public mutating func updateLeaf(_ leaf: UInt32, with leafNode: LeafNode) throws {
+        guard self.leaf(leaf) != nil else { throw MLSError(.invalidTree, "leaf \(leaf) is blank or out of range") }
+        setNode(TreeMath.nodeIndex(leaf: leaf), .leaf(leafNode))
+        blankDirectPath(leaf: leaf)
+    }
+
+    /// Blanks a leaf and its direct path, then truncates (RFC 9420 §12.1.3).
+    public mutating func removeLeaf(_ leaf: UInt32) throws {
+        guard self.leaf(leaf) != nil else { throw MLSError(.invalidTree, "leaf \(leaf) is blank or out of range") }
+        setNode(TreeMath.nodeIndex(leaf: leaf), nil)
+        blankDirectPath(leaf: leaf)
+        truncate()
+    }
+
+    mutating func blankDirectPath(leaf: UInt32) {
+        for p in directPath(leaf: leaf) { setNode(p, nil) }
+    }
+
+    /// Drops the right half of the tree while it holds no non-blank node (RFC 9420 §7.7).
+    mutating func truncate() {
+        while leafCount > 1 {
+            let half = nodes.count / 2
+            guard nodes[(half + 1)...].allSatisfy({ $0 == nil }) else { return }
+            nodes.removeLast(half + 1)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// What a new member checks of the tree it receives (RFC 9420 §12.4.3.1, §7.3, §7.9.2).
+extension RatchetTree {
+    /// Validates a received tree as RFC 9420 §12.4.3.1 asks of a joiner:
+    /// - the root tree hash equals `expectedTreeHash` (the GroupInfo's), when given;
+    /// - every non-blank parent node is parent-hash valid (§7.9.2);
+    /// - every leaf's signature verifies over `LeafNodeTBS`, bound to `groupID` and its leaf index
+    ///   for the `update` and `commit` sources (§7.3);
+    /// - every leaf supports the suite and the credential type of every other member (§7.3);
+    /// - encryption keys are unique across the tree and signature keys across leaves (§7.3);
+    /// - each unmerged leaf is a non-blank leaf below its parent, also listed by every non-blank
+    ///   parent between the two (§7.1, §4.1.1).
+    ///
+    /// Lifetimes are not checked, as §12.4.3.1 allows.
+    public func validate(suite: CipherSuite, groupID: [UInt8], expectedTreeHash: [UInt8]? = nil) throws {
+        guard suite.isSupported else { throw MLSError(.unsupportedCipherSuite, suite.description) }
+        if let expectedTreeHash, treeHash != expectedTreeHash {
+            throw MLSError(.treeHashMismatch, "ratchet tree hash differs from the GroupInfo's")
+        }
+        try validateUnmergedLeaves()
+        try validateLeaves(suite: suite, groupID: groupID)
+        try verifyParentHashes()
+    }
+
+    func validateUnmergedLeaves() throws {
+        for i in stride(from: UInt32(1), to: UInt32(nodes.count), by: 2) {
+            guard let p = parentNode(i) else { continue }
+            var previous: UInt32?
+            for l in p.unmergedLeaves {
+                if let previous, l <= previous { throw MLSError(.invalidTree, "unmerged_leaves of node \(i) not ascending") }
+                previous = l
+                guard l < leafCount, TreeMath.contains(i, leaf: l) else {
+                    throw MLSError(.invalidTree, "unmerged leaf \(l) is not below node \(i)")
+                }
+                guard leaf(l) != nil else { throw MLSError(.invalidTree, "unmerged leaf \(l) of node \(i) is blank") }
+                for q in directPath(leaf: l) {
+                    if q == i { break }
+                    if let between = parentNode(q), !between.unmergedLeaves.contains(l) {
+                        throw MLSError(.invalidTree, "unmerged leaf \(l) of node \(i) missing from node \(q)")
+                    }
+                }
+            }
+        }
+    }
+
+    func validateLeaves(suite: CipherSuite, groupID: [UInt8]) throws {
+        var encryptionKeys = Set<[UInt8]>(), signatureKeys = Set<[UInt8]>()
+        for case let p? in nodes {
+            guard case .parent(let parent) = p else { continue }
+            guard encryptionKeys.insert(parent.encryptionKey).inserted else {
+                throw MLSError(.invalidTree, "encryption key used by two nodes")
+            }
+        }
+        let leaves = occupiedLeaves.map { ($0, leaf($0)!) }
+        let credentialTypes = Set(leaves.map { $0.1.credential.credentialType })
+        for (index, l) in leaves {
+            guard l.verifySignature(groupID: groupID, leafIndex: index) else {
+                throw MLSError(.invalidSignature, "LeafNode signature of leaf \(index)")
+            }
+            guard encryptionKeys.insert(l.encryptionKey).inserted else {
+                throw MLSError(.invalidTree, "encryption key of leaf \(index) used by another node")
+            }
+            guard signatureKeys.insert(l.signatureKey).inserted else {
+                throw MLSError(.invalidTree, "signature key of leaf \(index) used by another leaf")
+            }
+            guard l.capabilities.cipherSuites.contains(suite.rawValue) else {
+                throw MLSError(.invalidValue, "leaf \(index) does not support cipher suite \(suite)")
+            }
+            guard credentialTypes.allSatisfy({ l.capabilities.credentials.contains($0) }) else {
+                throw MLSError(.invalidValue, "leaf \(index) does not support every member's credential type")
+            }
+        }
+    }
+}
