@@ -6,13 +6,28 @@ extension GroupCommand {
     struct Simulate: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run a whole group life on the RFC 9420 engine (Marmot) and print the facts of each epoch as JSON lines.")
-        @Option(name: .customLong("members"), help: "Group size after the adds (1...500; every member processes every commit, so time grows with N²).") var members: Int
+        @Option(name: .customLong("members"), help: "Group size after the adds (1...2000; every member processes every commit, so time grows with N²).") var members: Int
         @Option(name: .customLong("removals"), help: "Admin removals after the adds.") var removals: Int = 0
         @Option(name: .customLong("seed"), help: "Seed for replayable randomness.") var seed: UInt64 = 1
 
+        /// The most work one run may ask for, in member-epochs: every member processes every
+        /// commit, so the adds cost about members²/2 and each removal about members more.
+        static let maxWork = 2_000_000
+
+        static func work(members: Int, removals: Int) -> Int {
+            let (adds, o1) = members.multipliedReportingOverflow(by: members)
+            let (rems, o2) = members.multipliedReportingOverflow(by: removals)
+            let (sum, o3) = (adds / 2).addingReportingOverflow(rems)
+            return o1 || o2 || o3 ? .max : sum
+        }
+
         func validate() throws {
-            guard (1...500).contains(members) else { throw ValidationError("--members must be in 1...500") }
+            guard (1...2000).contains(members) else { throw ValidationError("--members must be in 1...2000") }
             guard removals >= 0, removals <= max(0, members - 2) else { throw ValidationError("--removals must be in 0...\(max(0, members - 2))") }
+            let w = Self.work(members: members, removals: removals)
+            guard w <= Self.maxWork else {
+                throw ValidationError("this simulation needs \(w) member-epochs of work (members²/2 + members × removals); the bound is \(Self.maxWork)")
+            }
         }
 
         func run() throws {
