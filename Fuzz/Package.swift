@@ -21,6 +21,13 @@ let targets: [(name: String, deps: [String], local: [String])] = [
     ("fuzz-group-message", ["InviteKitMLS"], ["MLSFixture"]),
     ("fuzz-encoded-content", [], ["InviteKitContentTypes"]),
     ("fuzz-invite-join-error", [], ["InviteKitContentTypes"]),
+    // The RFC 9420 engine and its Marmot binding (issue 13).
+    ("fuzz-ratchet-tree", ["InviteKitMLS"], ["EngineFixture"]),
+    ("fuzz-mls-message", ["InviteKitMLS"], ["EngineFixture"]),
+    ("fuzz-mls-private", ["InviteKitMLS"], ["EngineFixture"]),
+    ("fuzz-mls-commit", ["InviteKitMLS"], ["EngineFixture"]),
+    ("fuzz-marmot-group-data", ["InviteKitMLS"], ["EngineFixture"]),
+    ("fuzz-group-event", ["InviteKitMLS", "InviteKitNostr"], ["EngineFixture"]),
 ]
 
 let harness: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
@@ -36,6 +43,10 @@ let package = Package(
                                .product(name: "InviteKitNostr", package: "InviteKit")]),
         // The fixture group (Alice adds Bob) the MLS harnesses attack.
         .target(name: "MLSFixture", dependencies: ["FuzzSupport", .product(name: "InviteKitMLS", package: "InviteKit")]),
+        // The Marmot group over the RFC 9420 engine (Alice, Bob, Carol's Welcome) the engine
+        // harnesses attack.
+        .target(name: "EngineFixture", dependencies: ["FuzzSupport", .product(name: "InviteKitMLS", package: "InviteKit"),
+                                                      .product(name: "InviteKitNostr", package: "InviteKit")]),
         // Sources/InviteKit/ContentTypes compiled on their own (Sources/InviteKitContentTypes is a
         // symlink to it): the InviteKit product would link InviteKitRelay and SwiftNIO, which
         // these decoders do not use.

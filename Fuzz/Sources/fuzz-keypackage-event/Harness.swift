@@ -26,7 +26,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard let e = try? NostrEvent(json: rest) else { return 0 }
         event = e
     } else {
-        parsed = (try? KeyPackage(tlsSerialized: rest)) ?? (try? MLSMessage(tlsSerialized: rest))?.keyPackage
+        if let kp = try? KeyPackage(tlsSerialized: rest) {
+            parsed = kp
+        } else if let m = try? MLSMessage(tlsSerialized: rest) {
+            parsed = try? m.keyPackage
+        }
         let tags = parsed.map { KeyPackageEvent.tags(for: $0, d: String(repeating: "ab", count: 32), relays: ["wss://relay.example"]) }
             ?? [["encoding", "base64"]]
         event = try! EventTemplate(kind: KeyPackageEvent.kind, content: Base64.encode(rest), tags: tags, createdAt: now)

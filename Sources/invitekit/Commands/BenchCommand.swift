@@ -90,6 +90,7 @@ struct BenchCommand: AsyncParsableCommand {
             let ratio = r.floorRatio.map { String(format: "%9.2f", $0) } ?? "        -"
             StdIO.printLine(r.name.padding(toLength: 28, withPad: " ", startingAt: 0) + String(format: " %10.2f %11.0f ", r.microsPerOp, r.opsPerSecond) + mbs + "   " + ratio + String(format: "   %8d (+%d)", r.peakRSSKiB, r.peakGrowthKiB))
         }
+        for s in GroupScaleBenchmarks.sizes { StdIO.printLine(s.name.padding(toLength: 28, withPad: " ", startingAt: 0) + " \(s.bytes) bytes") }
     }
 
     func printJSON(_ results: [BenchResult]) {
@@ -104,6 +105,11 @@ struct BenchCommand: AsyncParsableCommand {
             o.add("peak_rss_kib", r.peakRSSKiB)
             o.add("peak_growth_kib", r.peakGrowthKiB)
             return o.string
+        } + GroupScaleBenchmarks.sizes.map { s in
+            var o = JSONOutput()
+            o.add("name", s.name)
+            o.add("bytes", s.bytes)
+            return o.string
         }
         StdIO.printLine("[" + items.joined(separator: ",\n ") + "]")
     }
@@ -112,6 +118,6 @@ struct BenchCommand: AsyncParsableCommand {
 /// Every layer's benchmark cases.
 enum BenchRegistry {
     static func cases() throws -> [BenchCase] {
-        try NostrBenchmarks.cases() + InviteBenchmarks.cases() + MLSBenchmarks.cases()
+        try NostrBenchmarks.cases() + InviteBenchmarks.cases() + MLSBenchmarks.cases() + GroupScaleBenchmarks.cases()
     }
 }

@@ -1,69 +1,74 @@
 import ArgumentParser
 import Foundation
 import InviteKit
-import InviteKitMLS
 
-/// `invitekit group simulate` (issue 4).
+/// `invitekit group …`: one member's Marmot group (RFC 9420 MLS over Nostr) kept in a state file,
+/// for scripting and interop debugging (issue 11, "CLI"). Every command prints JSON lines.
 struct GroupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "group", abstract: "The simplified MLS group model.", subcommands: [Simulate.self])
+        commandName: "group", abstract: "A Marmot group (RFC 9420 MLS over Nostr) kept in a state file; JSON lines out.",
+        subcommands: [Create.self, Add.self, Remove.self, Update.self, Leave.self, Confirm.self, Process.self, Send.self, Simulate.self])
 
-    struct Simulate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Run a whole group life and print the facts of each epoch.")
-        @Option(name: .customLong("members"), help: "Group size after the first add (1...2000; every member processes every commit, so time grows with N²).") var members: Int
-        @Option(name: .customLong("removals"), help: "Admin removals after the adds.") var removals: Int = 0
-        @Option(name: .customLong("seed"), help: "Seed for replayable randomness.") var seed: UInt64 = 1
-        @Flag(name: .customLong("json"), help: "Print a JSON array.") var json = false
+    /// `--state FILE`, shared by every command that works on a group.
+    struct StateOption: ParsableArguments {
+        @Option(name: .customLong("state"), help: ArgumentHelp("Group state file (created 0600, replaced atomically).", valueName: "file"))
+        var path: String
+    }
 
-        /// The most work one run may ask for, in member-epochs: every member processes every
-        /// commit, so the adds cost about members²/2 and each removal about members more.
-        /// 2,000,000 is `--members 2000` alone (about half a minute on a laptop, 1.7 GiB).
-        static let maxWork = 2_000_000
-
-        static func work(members: Int, removals: Int) -> Int {
-            let (adds, o1) = members.multipliedReportingOverflow(by: members)
-            let (rems, o2) = members.multipliedReportingOverflow(by: removals)
-            let (sum, o3) = (adds / 2).addingReportingOverflow(rems)
-            return o1 || o2 || o3 ? .max : sum
-        }
-
-        func validate() throws {
-            guard (1...2000).contains(members) else { throw ValidationError("--members must be in 1...2000") }
-            guard removals >= 0, removals <= max(0, members - 2) else { throw ValidationError("--removals must be in 0...\(max(0, members - 2))") }
-            let w = Self.work(members: members, removals: removals)
-            guard w <= Self.maxWork else {
-                throw ValidationError("this simulation needs \(w) member-epochs of work (members²/2 + members × removals); the bound is \(Self.maxWork)")
+    /// Non-empty lines of stdin, each one Nostr event. Everything is parsed before anything is
+    /// processed, so malformed input changes nothing.
+    static func readEvents(requireSignature: Bool = true) throws -> [NostrEvent] {
+        let input = try StdIO.readAll()
+        var events: [NostrEvent] = []
+        var lineNumber = 0
+        for line in input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let trimmed = line.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0d })
+            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0d }) { continue }
+            do { events.append(try NostrEvent(json: Array(trimmed), requireSignature: requireSignature)) } catch {
+                throw CLIFailure("stdin line \(lineNumber) is not a Nostr event: \(CLIMessages.describe(error))")
             }
         }
+        return events
+    }
 
-        func run() throws {
-            try runReportingErrors {
-                let facts = try GroupSimulation.run(members: members, removals: removals, seed: seed)
-                if json {
-                    let arr: [JSONValue] = facts.map { f in
-                        var o = JSONOutput()
-                        o.add("epoch", Int64(f.epoch))
-                        o.add("action", f.action)
-                        o.add("members", f.members)
-                        o.add("commit_bytes", f.commitBytes)
-                        o.add("welcomes", f.welcomes)
-                        o.add("converged", f.converged)
-                        o.add("fingerprint", f.fingerprint)
-                        o.add("message_readers", f.messageReaders)
-                        o.add("removed_readers", f.removedReaders)
-                        o.add("commit_ms", f.commitMillis)
-                        return o.value
-                    }
-                    StdIO.printLine(JSONWriter.serialize(.array(arr)))
-                } else {
-                    for f in facts {
-                        StdIO.printLine("epoch \(f.epoch) \(f.action): members=\(f.members) commit_bytes=\(f.commitBytes) welcomes=\(f.welcomes) "
-                            + "converged=\(f.converged) fingerprint=\(f.fingerprint) readers=\(f.messageReaders) removed_readers=\(f.removedReaders) "
-                            + String(format: "commit_ms=%.2f", f.commitMillis))
-                    }
-                }
-                if facts.contains(where: { !$0.converged || $0.removedReaders > 0 }) { throw CLIFailure("simulation found a divergence") }
-            }
+    /// An `--admin` / `--member` value: 64 hex characters or npub1….
+    static func publicKey(_ text: String, option: String) throws -> [UInt8] {
+        do { return try NostrKeys.parsePublicKey(text).rawRepresentation } catch {
+            throw CLIFailure("\(option) \(text) is not a public key (64 hex characters or npub1…)", exitCode: 64)
         }
+    }
+
+    /// A group commit command's common tail: refuse to stack commits, record the new one as
+    /// pending, save, print it.
+    static func recordPending(_ file: inout GroupStateFile, path: String, action: String,
+                              build: (GroupStateFile.Group) throws -> GroupStateFile.Pending) throws {
+        if let p = file.pending, p.fromEpoch == file.group.epoch {
+            throw CLIFailure("a commit is already pending for epoch \(p.fromEpoch) (event \(p.event.id)): run group confirm first")
+        }
+        let pending = try build(file.group)
+        file.pending = pending
+        try file.save(path)
+        var o = JSONOutput()
+        o.add("type", "pending_commit")
+        o.add("action", action)
+        o.add("from_epoch", Int64(pending.fromEpoch))
+        o.add("added", json: .array(pending.keyPackageEvents.map { .string($0.pubkey) }))
+        o.add("event", json: pending.event.jsonValue)
+        StdIO.printLine(o.string)
+    }
+
+    /// The group line printed by `create` and on joining.
+    static func groupSummary(_ group: GroupStateFile.Group, type: String) -> JSONOutput {
+        var o = JSONOutput()
+        o.add("type", type)
+        o.add("nostr_group_id", Hex.encode(group.nostrGroupID))
+        o.add("mls_group_id", Hex.encode(group.state.groupID))
+        o.add("epoch", Int64(group.epoch))
+        o.add("name", group.groupData.name)
+        o.add("members", json: .array(group.state.memberIdentities.map { .string(Hex.encode($0)) }))
+        o.add("admins", json: .array(group.groupData.admins.map { .string(Hex.encode($0)) }))
+        o.add("relays", json: .array(group.groupData.relays.map { .string($0) }))
+        return o
     }
 }

@@ -1,0 +1,111 @@
+import Foundation
+import InviteKitCrypto
+import InviteKitNostr
+import InviteKitMLS
+
+/// `invitekit bench --filter group-scale` (issue 11, "Scale"): commits and Welcomes of the RFC 9420
+/// engine in groups of 1,000 and 10,000 members.
+///
+/// A group is built with public engine calls only: one commit adds everyone; then, for every
+/// level of the tree, the first member of the admin's copath subtree at that level joins and
+/// makes a self-update, so every node of the admin's copath has a key (the state a group reaches
+/// once members have updated; a tree fresh from one big add would make every path encrypt to
+/// every leaf). `bytes_per_op` of the commit cases is the kind-445 event content size.
+enum GroupScaleBenchmarks {
+    final class Fixture: @unchecked Sendable {
+        let admin: MLSGroupState
+        /// A member in the admin's largest copath subtree; it processes the admin's commits.
+        let receiver: MLSGroupState
+        let nostrGroupID: [UInt8]
+        let newcomer: KeyPackageBundle
+        let addCommit: MLSPendingCommit
+        let selfUpdate: MLSPendingCommit
+        let addContentBytes: Int
+        let selfUpdateContentBytes: Int
+        let setupSeconds: Double
+
+        init(size: Int) throws {
+            let start = ContinuousClock.now
+            let rng = SeededRandom(seed: UInt64(size))
+            func bundle() throws -> KeyPackageBundle {
+                try KeyPackageBundle.create(identity: rng.bytes(32), lifetime: Lifetime(notBefore: 0, notAfter: .max), lastResort: false, rng: rng)
+            }
+            let adminBundle = try bundle()
+            let data = try MarmotGroupData.create(name: "bench", admins: [adminBundle.keyPackage.leafNode.credential.identity],
+                                                  relays: ["wss://relay.invitekit.invalid"], rng: rng)
+            nostrGroupID = data.nostrGroupID
+            var admin = try MLSGroupState.create(groupID: rng.bytes(32), creator: adminBundle,
+                                                 extensions: [try data.groupContextExtension(), MarmotProfile.requiredCapabilities()], rng: rng)
+            let bundles = try (1..<size).map { _ in try bundle() }
+            let add = try admin.commit(bundles.map { .add($0.keyPackage) }, rng: rng)
+            try admin.merge(add)
+            guard let welcome = add.welcomeValue else { throw MLSError(.invalidValue, "no Welcome for the initial adds") }
+            // Leaf i + 1 holds bundles[i]. The admin's copath at level k is leaves [2^k, 2^(k+1)).
+            var updaters: [MLSGroupState] = []
+            var level = 1
+            while level < size {
+                updaters.append(try MLSGroupState.join(welcome: welcome, keyPackage: bundles[level - 1]))
+                level *= 2
+            }
+            for i in updaters.indices {
+                let p = try updaters[i].commit([], rng: rng)
+                try updaters[i].merge(p)
+                _ = try admin.process(p.message)
+                for j in updaters.indices where j != i { _ = try updaters[j].process(p.message) }
+            }
+            self.admin = admin
+            receiver = updaters.last ?? admin
+            newcomer = try bundle()
+            addCommit = try admin.commit([.add(newcomer.keyPackage)], rng: rng)
+            selfUpdate = try admin.commit([], rng: rng)
+            let key = admin.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
+                                     length: MarmotProfile.groupEventKeyLength)
+            addContentBytes = try MarmotGroupEvent.make(mlsMessage: addCommit.message, nostrGroupID: nostrGroupID, key: key, rng: rng).content.utf8.count
+            selfUpdateContentBytes = try MarmotGroupEvent.make(mlsMessage: selfUpdate.message, nostrGroupID: nostrGroupID, key: key, rng: rng)
+                .content.utf8.count
+            let d = ContinuousClock.now - start
+            setupSeconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+        }
+    }
+
+    final class Lazy: @unchecked Sendable {
+        private let size: Int
+        private var value: Fixture?
+        init(size: Int) { self.size = size }
+        func get() throws -> Fixture {
+            if let value { return value }
+            let f = try Fixture(size: size)
+            value = f
+            GroupScaleBenchmarks.sizes.append(("group-scale add-1 content \(size)", f.addContentBytes))
+            GroupScaleBenchmarks.sizes.append(("group-scale self-update content \(size)", f.selfUpdateContentBytes))
+            StdIO.writeError(Array("group-scale: built the \(size)-member group in \(String(format: "%.1f", f.setupSeconds)) s; add commit content \(f.addContentBytes) B, self-update content \(f.selfUpdateContentBytes) B\n".utf8))
+            return f
+        }
+    }
+
+    static func cases() -> [BenchCase] {
+        let small = Lazy(size: 1000), large = Lazy(size: 10_000)
+        let rng = SeededRandom(seed: 7)
+        return [
+            BenchCase("group-scale add-1 build 1000") { _ = try small.get().admin.commit([.add(try small.get().newcomer.keyPackage)], rng: rng) },
+            BenchCase("group-scale add-1 process 1000") {
+                var r = try small.get().receiver
+                _ = try r.process(try small.get().addCommit.message)
+            },
+            BenchCase("group-scale welcome join 1000") {
+                let f = try small.get()
+                _ = try MLSGroupState.join(welcome: f.addCommit.welcomeValue!, keyPackage: f.newcomer)
+            },
+            BenchCase("group-scale add-1 build 10000") { _ = try large.get().admin.commit([.add(try large.get().newcomer.keyPackage)], rng: rng) },
+            BenchCase("group-scale self-update build 10000") { _ = try large.get().admin.commit([], rng: rng) },
+            BenchCase("group-scale self-update process 10000") {
+                var r = try large.get().receiver
+                _ = try r.process(try large.get().selfUpdate.message)
+            },
+        ]
+    }
+
+    /// Sizes measured while building the fixtures (kind-445 content bytes), printed by the bench
+    /// command as rows of their own. Written from the bench's one thread only.
+    nonisolated(unsafe) static var sizes: [(name: String, bytes: Int)] = []
+}

@@ -1,0 +1,142 @@
+import ArgumentParser
+import Foundation
+import InviteKit
+
+extension GroupCommand {
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a group whose only member (and admin) is the secret key's owner.")
+        @OptionGroup var secret: SecretKeyInput
+        @OptionGroup var state: StateOption
+        @Option(name: .customLong("name"), help: "Group name.") var name: String
+        @Option(name: .customLong("description"), help: "Group description.") var description = ""
+        @Option(name: .customLong("relay"), help: "Relay URL of the group (repeatable, at least one).") var relays: [String] = []
+        @Option(name: .customLong("admin"), help: "Another admin's public key, hex or npub (repeatable).") var admins: [String] = []
+
+        func validate() throws {
+            guard !relays.isEmpty else { throw ValidationError("give at least one --relay") }
+        }
+
+        func run() throws {
+            try runReportingErrors {
+                let key = try secret.resolve()
+                try GroupStateFile.requireAbsent(state.path)
+                let others = try admins.map { try GroupCommand.publicKey($0, option: "--admin") }
+                    .filter { $0 != key.publicKey.rawRepresentation }
+                let (_, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false)
+                let group = try GroupStateFile.Group.create(creator: bundle, name: name, description: description, otherAdmins: others, relays: relays)
+                try GroupStateFile(group: group, pending: nil).save(state.path)
+                StdIO.printLine(GroupCommand.groupSummary(group, type: "created").string)
+            }
+        }
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "KeyPackage events (one per line) on stdin; print the pending add commit (kind 445).")
+        @OptionGroup var state: StateOption
+
+        func run() throws {
+            try runReportingErrors {
+                var file = try GroupStateFile.load(state.path)
+                let events = try GroupCommand.readEvents()
+                guard !events.isEmpty else { throw CLIFailure("no KeyPackage event on stdin") }
+                let packages = try events.map { try KeyPackageValidator.validate($0) }
+                try GroupCommand.recordPending(&file, path: state.path, action: "add") { try $0.commit(adding: packages) }
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the pending commit removing members (kind 445).")
+        @OptionGroup var state: StateOption
+        @Option(name: .customLong("member"), help: "Public key to remove, hex or npub (repeatable).") var members: [String] = []
+
+        func validate() throws { guard !members.isEmpty else { throw ValidationError("give at least one --member") } }
+
+        func run() throws {
+            try runReportingErrors {
+                var file = try GroupStateFile.load(state.path)
+                let keys = try members.map { try GroupCommand.publicKey($0, option: "--member") }
+                let current = Set(file.group.state.memberIdentities)
+                for k in keys where !current.contains(k) { throw CLIFailure("\(Hex.encode(k)) is not a member of the group") }
+                try GroupCommand.recordPending(&file, path: state.path, action: "remove") { try $0.commit(removing: keys) }
+            }
+        }
+    }
+
+    struct Update: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a pending self-update commit (new leaf keys; any member may).")
+        @OptionGroup var state: StateOption
+
+        func run() throws {
+            try runReportingErrors {
+                var file = try GroupStateFile.load(state.path)
+                try GroupCommand.recordPending(&file, path: state.path, action: "update") { try $0.selfUpdate() }
+            }
+        }
+    }
+
+    struct Leave: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print this member's SelfRemove proposal (kind 445); an admin commits it.")
+        @OptionGroup var state: StateOption
+
+        func run() throws {
+            try runReportingErrors {
+                var file = try GroupStateFile.load(state.path)
+                let event = try file.group.leaveEvent()
+                try file.save(state.path)
+                var o = JSONOutput()
+                o.add("type", "leave_proposal")
+                o.add("epoch", Int64(file.group.epoch))
+                o.add("event", json: event.jsonValue)
+                StdIO.printLine(o.string)
+            }
+        }
+    }
+
+    struct Confirm: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge the pending commit once relays acknowledged it; only then print the Welcome gift wraps (kind 1059).")
+        @OptionGroup var secret: SecretKeyInput
+        @OptionGroup var state: StateOption
+        @Option(name: .customLong("acked-by"), help: "A relay that acknowledged the commit event (repeatable, required).") var ackedBy: [String] = []
+
+        func run() throws {
+            try runReportingErrors {
+                // Releasing a Welcome before a relay holds the commit strands the joiner (MIP-02).
+                guard !ackedBy.isEmpty else {
+                    throw CLIFailure("refusing to confirm: give --acked-by URL for each relay that acknowledged the commit event", exitCode: 64)
+                }
+                let key = try secret.resolve()
+                var file = try GroupStateFile.load(state.path)
+                guard let pending = file.pending else { throw CLIFailure("no pending commit in \(state.path)") }
+                let wraps: [NostrEvent]
+                do {
+                    wraps = try file.group.confirmPublished(pending, acknowledgedBy: ackedBy, wrappingWelcomesFrom: key)
+                } catch let e as MLSError where e.code == .staleCommit {
+                    // The commit lost: drop it so the next commit can be made on the new epoch.
+                    var dropped = try GroupStateFile.load(state.path)
+                    dropped.pending = nil
+                    try dropped.save(state.path)
+                    throw e
+                }
+                file.pending = nil
+                try file.save(state.path)
+                var o = JSONOutput()
+                o.add("type", "commit_confirmed")
+                o.add("epoch", Int64(file.group.epoch))
+                o.add("event_id", pending.event.id)
+                o.add("acked_by", json: .array(ackedBy.map { .string($0) }))
+                o.add("members", file.group.state.memberIdentities.count)
+                StdIO.printLine(o.string)
+                for (wrap, kp) in zip(wraps, pending.keyPackageEvents) {
+                    var w = JSONOutput()
+                    w.add("type", "welcome")
+                    w.add("recipient", kp.pubkey)
+                    w.add("key_package_event", kp.id)
+                    w.add("event", json: wrap.jsonValue)
+                    StdIO.printLine(w.string)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import ArgumentParser
+import Foundation
+import InviteKit
+
+extension GroupCommand {
+    struct Process: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Events on stdin (one per line): gift-wrapped Welcomes (1059) and group events (445); one outcome line each.")
+        @OptionGroup var secret: SecretKeyInput
+        @OptionGroup var state: StateOption
+        @Option(name: .customLong("keypackage-store"), help: ArgumentHelp("Directory of KeyPackage private keys (from keypackage create --store), for Welcomes.", valueName: "dir"))
+        var store: String?
+
+        func run() throws {
+            try runReportingErrors {
+                var file = GroupStateFile.exists(state.path) ? try GroupStateFile.load(state.path) : nil
+                let events = try GroupCommand.readEvents()
+                var key: Secp256k1.PrivateKey?
+                var keyPackages: FileKeyPackageStore?
+                var changed = false
+                for event in events {
+                    switch event.kind {
+                    case GiftWrap.wrapKind:
+                        if key == nil { key = try secret.resolve(stdinIsInput: true) }
+                        if keyPackages == nil {
+                            guard let store else { throw CLIFailure("a Welcome arrived: give --keypackage-store DIR", exitCode: 64) }
+                            try SafeFile.requirePrivateDirectory(store)
+                            keyPackages = try FileKeyPackageStore(directory: URL(fileURLWithPath: store))
+                        }
+                        let line = try join(event, key: key!, store: keyPackages!, file: &file)
+                        changed = changed || line.joined
+                        StdIO.printLine(line.output.string)
+                    case MarmotGroupEvent.kind:
+                        guard file != nil else {
+                            StdIO.printLine(Self.rejected(event, MLSError(.notMember, "no group state yet: process a Welcome first")).string)
+                            continue
+                        }
+                        for outcome in file!.group.receive(event: event) { StdIO.printLine(Self.line(outcome, event: event).string) }
+                        changed = true
+                    default:
+                        StdIO.printLine(Self.rejected(event, MLSError(.invalidEvent, "kind \(event.kind) is neither a gift wrap (1059) nor a group event (445)")).string)
+                    }
+                }
+                if changed, let file { try file.save(state.path) }
+            }
+        }
+
+        /// Joins from a Welcome, or replaces the state of the same group when the Welcome is newer
+        /// (a joiner whose first Welcome lost a commit race is re-added on a later epoch).
+        func join(_ wrap: NostrEvent, key: Secp256k1.PrivateKey, store: FileKeyPackageStore, file: inout GroupStateFile?) throws -> (output: JSONOutput, joined: Bool) {
+            let group: GroupStateFile.Group
+            do { group = try GroupStateFile.Group.join(giftWrap: wrap, recipient: key, store: store) } catch let e as MLSError {
+                return (Self.rejected(wrap, e), false)
+            }
+            var replaced = false
+            if let current = file?.group {
+                guard current.nostrGroupID == group.nostrGroupID else {
+                    return (Self.rejected(wrap, MLSError(.wrongGroup, "the state file holds another group; use another --state")), false)
+                }
+                guard current.isRemoved || group.epoch > current.epoch else {
+                    return (Self.rejected(wrap, MLSError(.staleCommit, "Welcome for epoch \(group.epoch); the state is at epoch \(current.epoch)")), false)
+                }
+                replaced = true
+            }
+            file = GroupStateFile(group: group, pending: nil)
+            var o = GroupCommand.groupSummary(group, type: "joined")
+            o.add("event", wrap.id)
+            o.add("replaced", replaced)
+            return (o, true)
+        }
+
+        static func rejected(_ event: NostrEvent, _ error: MLSError) -> JSONOutput {
+            var o = JSONOutput()
+            o.add("type", "rejected")
+            o.add("event", event.id)
+            o.add("code", error.code.rawValue)
+            o.add("detail", error.detail)
+            return o
+        }
+
+        static func line(_ outcome: MarmotOutcome, event: NostrEvent) -> JSONOutput {
+            var o = JSONOutput()
+            func strings(_ a: [String]) -> JSONValue { .array(a.map { .string($0) }) }
+            switch outcome {
+            case let .message(rumor, epoch):
+                o.add("type", "message")
+                o.add("event", event.id)
+                o.add("epoch", Int64(epoch))
+                o.add("sender", rumor.pubkey)
+                o.add("kind", rumor.kind)
+                o.add("content", rumor.content)
+                o.add("created_at", rumor.createdAt)
+                o.add("rumor", json: rumor.jsonValue)
+            case let .commitApplied(epoch, added, removed):
+                o.add("type", "commit_applied")
+                o.add("event", event.id)
+                o.add("epoch", Int64(epoch))
+                o.add("added", json: strings(added))
+                o.add("removed", json: strings(removed))
+            case let .rolledBack(toEpoch, nowAt, lostAdds):
+                o.add("type", "rolled_back")
+                o.add("event", event.id)
+                o.add("to_epoch", Int64(toEpoch))
+                o.add("epoch", Int64(nowAt))
+                o.add("lost_adds", json: strings(lostAdds.map(\.pubkey)))
+            case let .superseded(epoch):
+                o.add("type", "superseded")
+                o.add("event", event.id)
+                o.add("epoch", Int64(epoch))
+            case let .leaveRequest(pubkey):
+                o.add("type", "leave_request")
+                o.add("event", event.id)
+                o.add("member", pubkey)
+            case .removed:
+                o.add("type", "removed")
+                o.add("event", event.id)
+            case .duplicate:
+                o.add("type", "duplicate")
+                o.add("event", event.id)
+            case .buffered:
+                o.add("type", "buffered")
+                o.add("event", event.id)
+            case let .rejected(error):
+                return rejected(event, error)
+            }
+            return o
+        }
+    }
+
+    struct Send: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the kind-445 event carrying an application message.")
+        @OptionGroup var state: StateOption
+        @Option(name: .customLong("content"), help: "Message text.") var content: String
+        @Option(name: .customLong("kind"), help: "Kind of the inner (unsigned) event; 9 is a chat message.") var kind = 9
+
+        func validate() throws { guard (0...65535).contains(kind) else { throw ValidationError("--kind must be in 0...65535") } }
+
+        func run() throws {
+            try runReportingErrors {
+                var file = try GroupStateFile.load(state.path)
+                let event = try file.group.message(EventTemplate(kind: kind, content: content))
+                try file.save(state.path)
+                var o = JSONOutput()
+                o.add("type", "message_event")
+                o.add("epoch", Int64(file.group.epoch))
+                o.add("event", json: event.jsonValue)
+                StdIO.printLine(o.string)
+            }
+        }
+    }
+}

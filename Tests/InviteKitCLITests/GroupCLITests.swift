@@ -1,0 +1,112 @@
+import Foundation
+import XCTest
+
+/// `invitekit group …` end to end through the binary: two members, a Welcome, messages both ways,
+/// a removal after which the removed member reads nothing.
+final class GroupCLITests: XCTestCase {
+    static let relay = "wss://relay.invitekit.invalid"
+    static let aliceKey = String(repeating: "11", count: 32)
+    static let bobKey = String(repeating: "22", count: 32)
+
+    /// Runs a command that must succeed and returns its JSON lines.
+    static func lines(_ args: [String], key: String? = nil, stdin: [UInt8]? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> [[String: Any]] {
+        let r = try CLI.run(args, stdin: stdin, env: key.map { ["INVITEKIT_SECRET_KEY": $0] } ?? [:])
+        XCTAssertEqual(r.status, 0, "invitekit \(args.joined(separator: " ")): \(r.err)", file: file, line: line)
+        return try r.out.split(separator: "\n").map { l in
+            guard let o = try JSONSerialization.jsonObject(with: Data(l.utf8)) as? [String: Any] else { throw CLI.NotBuilt(tried: ["not a JSON object: \(l)"]) }
+            return o
+        }
+    }
+
+    /// An embedded event, as one line of JSON for the next command's stdin.
+    static func eventLine(_ object: [String: Any]) throws -> [UInt8] {
+        let event = try XCTUnwrap(object["event"] as? [String: Any])
+        return Array(try JSONSerialization.data(withJSONObject: event)) + [0x0a]
+    }
+
+    static func publicKey(_ secret: String) throws -> String {
+        let r = try CLI.run(["keys", "show", "--json", secret])
+        let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        return try XCTUnwrap(o["publicKey"] as? String)
+    }
+
+    func testWholeGroupLifeThroughTheBinary() throws {
+        let dir = try CLI.tempDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let alice = dir.appendingPathComponent("alice.group").path
+        let bob = dir.appendingPathComponent("bob.group").path
+        let bobStore = dir.appendingPathComponent("bob-keypackages").path
+        let alicePub = try Self.publicKey(Self.aliceKey), bobPub = try Self.publicKey(Self.bobKey)
+
+        let created = try Self.lines(["group", "create", "--state", alice, "--name", "Test group", "--relay", Self.relay], key: Self.aliceKey)
+        XCTAssertEqual(created.first?["type"] as? String, "created")
+        XCTAssertEqual(created.first?["epoch"] as? Int, 0)
+        XCTAssertEqual(created.first?["admins"] as? [String], [alicePub])
+
+        let kp = try CLI.run(["keypackage", "create", "--relay", Self.relay, "--store", bobStore], env: ["INVITEKIT_SECRET_KEY": Self.bobKey])
+        XCTAssertEqual(kp.status, 0, kp.err)
+
+        let add = try Self.lines(["group", "add", "--state", alice], stdin: kp.outBytes)
+        XCTAssertEqual(add.first?["type"] as? String, "pending_commit")
+        XCTAssertEqual(add.first?["added"] as? [String], [bobPub])
+        XCTAssertEqual((add.first?["event"] as? [String: Any])?["kind"] as? Int, 445)
+
+        let confirmed = try Self.lines(["group", "confirm", "--state", alice, "--acked-by", Self.relay], key: Self.aliceKey)
+        XCTAssertEqual(confirmed.first?["type"] as? String, "commit_confirmed")
+        XCTAssertEqual(confirmed.first?["epoch"] as? Int, 1)
+        let welcome = try XCTUnwrap(confirmed.first { $0["type"] as? String == "welcome" })
+        XCTAssertEqual(welcome["recipient"] as? String, bobPub)
+        XCTAssertEqual((welcome["event"] as? [String: Any])?["kind"] as? Int, 1059)
+
+        let joined = try Self.lines(["group", "process", "--state", bob, "--keypackage-store", bobStore], key: Self.bobKey,
+                                    stdin: try Self.eventLine(welcome))
+        XCTAssertEqual(joined.map { $0["type"] as? String }, ["joined"])
+        XCTAssertEqual(joined.first?["epoch"] as? Int, 1)
+        XCTAssertEqual(Set(joined.first?["members"] as? [String] ?? []), [alicePub, bobPub])
+        XCTAssertEqual(joined.first?["nostr_group_id"] as? String, created.first?["nostr_group_id"] as? String)
+
+        let toBob = try Self.lines(["group", "send", "--state", alice, "--content", "hello bob"])
+        let bobReads = try Self.lines(["group", "process", "--state", bob], key: Self.bobKey, stdin: try Self.eventLine(toBob[0]))
+        XCTAssertEqual(bobReads.first?["type"] as? String, "message")
+        XCTAssertEqual(bobReads.first?["sender"] as? String, alicePub)
+        XCTAssertEqual(bobReads.first?["content"] as? String, "hello bob")
+        XCTAssertEqual(bobReads.first?["kind"] as? Int, 9)
+
+        let toAlice = try Self.lines(["group", "send", "--state", bob, "--content", "hello alice"])
+        let aliceReads = try Self.lines(["group", "process", "--state", alice], key: Self.aliceKey, stdin: try Self.eventLine(toAlice[0]))
+        XCTAssertEqual(aliceReads.first?["type"] as? String, "message")
+        XCTAssertEqual(aliceReads.first?["sender"] as? String, bobPub)
+        XCTAssertEqual(aliceReads.first?["content"] as? String, "hello alice")
+
+        // The same event again is a duplicate, not a second message.
+        let again = try Self.lines(["group", "process", "--state", alice], key: Self.aliceKey, stdin: try Self.eventLine(toAlice[0]))
+        XCTAssertEqual(again.first?["type"] as? String, "duplicate")
+
+        let remove = try Self.lines(["group", "remove", "--state", alice, "--member", bobPub])
+        XCTAssertEqual(remove.first?["type"] as? String, "pending_commit")
+        let removed = try Self.lines(["group", "confirm", "--state", alice, "--acked-by", Self.relay], key: Self.aliceKey)
+        XCTAssertEqual(removed.first?["epoch"] as? Int, 2)
+        XCTAssertFalse(removed.contains { $0["type"] as? String == "welcome" })
+        let bobRemoved = try Self.lines(["group", "process", "--state", bob], key: Self.bobKey, stdin: try Self.eventLine(remove[0]))
+        XCTAssertEqual(bobRemoved.first?["type"] as? String, "removed")
+
+        let secret = try Self.lines(["group", "send", "--state", alice, "--content", "after bob left"])
+        let bobAfter = try Self.lines(["group", "process", "--state", bob], key: Self.bobKey, stdin: try Self.eventLine(secret[0]))
+        XCTAssertEqual(bobAfter.count, 1)
+        XCTAssertNotEqual(bobAfter.first?["type"] as? String, "message")
+        XCTAssertFalse(bobAfter.description.contains("after bob left"))
+
+        // A self-update by the remaining member moves the epoch on.
+        let update = try Self.lines(["group", "update", "--state", alice])
+        XCTAssertEqual(update.first?["action"] as? String, "update")
+        let updated = try Self.lines(["group", "confirm", "--state", alice, "--acked-by", Self.relay], key: Self.aliceKey)
+        XCTAssertEqual(updated.first?["epoch"] as? Int, 3)
+    }
+
+    func testSimulateOnTheNewEngine() throws {
+        let facts = try Self.lines(["group", "simulate", "--members", "4", "--removals", "1"])
+        XCTAssertEqual(facts.map { $0["action"] as? String }, ["create", "add", "add", "add", "self_update", "remove"])
+        XCTAssertTrue(facts.allSatisfy { $0["converged"] as? Bool == true && $0["removed_readers"] as? Int == 0 })
+        XCTAssertEqual(facts.last?["members"] as? Int, 3)
+    }
+}
