@@ -33,8 +33,8 @@ final class CLIHostileInputTests: XCTestCase {
         for v in ["0", "-1", "65", "100000"] {
             try assertUsageError(["invite", "qr", "whistle://invite/x", "--scale", v], mentions: "--scale")
         }
-        for v in ["0", "18446744073709551615", "18446744071914127000", "315360001"] {
-            try assertUsageError(["keypackage", "create", "--secret-key", sk, "--lifetime", v], mentions: "--lifetime must be 1...315360000")
+        for v in ["0", "18446744073709551615", "18446744071914127000", "34560001"] {
+            try assertUsageError(["keypackage", "create", "--secret-key", sk, "--lifetime", v], mentions: "--lifetime must be 1...34560000")
         }
         try assertUsageError(["keypackage", "verify", "--now", "-1"], mentions: "--now")
         try assertUsageError(["keypackage", "verify", "--skew", "18446744073709551615"], mentions: "--skew")
@@ -51,11 +51,11 @@ final class CLIHostileInputTests: XCTestCase {
     }
 
     func testLifetimeIsReportedExactly() throws {
-        let r = try CLI.run(["keypackage", "create", "--secret-key", sk, "--lifetime", "315360000", "--json"])
+        let r = try CLI.run(["keypackage", "create", "--secret-key", sk, "--relay", "wss://relay.example.com", "--lifetime", "34560000", "--json"])
         XCTAssertEqual(r.status, 0, r.err)
         let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
         let nb = try XCTUnwrap(o["not_before"] as? NSNumber).int64Value, na = try XCTUnwrap(o["not_after"] as? NSNumber).int64Value
-        XCTAssertEqual(na - nb, 315_360_000)
+        XCTAssertEqual(na - nb, 34_560_000 + 3600, "the lifetime runs from now; not_before is backdated by an hour (PROTOCOL §4.4)")
     }
 
     func testExpiresInNamesTheRealCap() throws {
@@ -143,7 +143,7 @@ final class CLIHostileInputTests: XCTestCase {
         let dir = try CLI.tempDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         XCTAssertEqual(chmod(dir.path, 0o777), 0)
-        let r = try CLI.run(["keypackage", "create", "--secret-key", sk, "--store", dir.path])
+        let r = try CLI.run(["keypackage", "create", "--secret-key", sk, "--relay", "wss://relay.example.com", "--store", dir.path])
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.err.contains("writable by group or others"), r.err)
         XCTAssertTrue(r.out.isEmpty)
@@ -302,17 +302,17 @@ final class CLIHostileInputTests: XCTestCase {
         let ok = try CLI.run(["vectors", "verify", "--dir", copy.path])
         XCTAssertEqual(ok.status, 0, ok.out)
 
-        let group = copy.appendingPathComponent("mls/group-vectors.json")
+        let group = copy.appendingPathComponent("external/mls/treekem.json")
         let original = try Data(contentsOf: group)
         try FileManager.default.removeItem(at: group)
         let missing = try CLI.run(["vectors", "verify", "--dir", copy.path])
         XCTAssertEqual(missing.status, 1, missing.out)
-        XCTAssertTrue(missing.out.contains("FAIL mls-group"), missing.out)
+        XCTAssertTrue(missing.out.contains("FAIL mlswg-treekem"), missing.out)
 
         try Data("{}".utf8).write(to: group)
         let empty = try CLI.run(["vectors", "verify", "--dir", copy.path])
         XCTAssertEqual(empty.status, 1, empty.out)
-        XCTAssertTrue(empty.out.contains("FAIL mls-group"), empty.out)
+        XCTAssertTrue(empty.out.contains("FAIL mlswg-treekem"), empty.out)
         try original.write(to: group)
 
         let csv = copy.appendingPathComponent("external/bip340-test-vectors.csv")

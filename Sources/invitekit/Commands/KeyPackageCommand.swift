@@ -20,11 +20,12 @@ struct KeyPackageCommand: ParsableCommand {
 
         /// Longest `--lifetime`: ten years. Bounded so `not_before + lifetime` cannot wrap and
         /// the package's Lifetime stays a date every reader can compare.
-        static let maxLifetime: UInt64 = 10 * 365 * 86400
+        /// The library owns the bound; the CLI only reports it as a usage error.
+        static let maxLifetime: UInt64 = KeyPackageEvent.maxLifetime
 
         func validate() throws {
             guard (1...Self.maxLifetime).contains(lifetime) else {
-                throw ValidationError("--lifetime must be 1...\(Self.maxLifetime) seconds (at most 10 years)")
+                throw ValidationError("--lifetime must be 1...\(Self.maxLifetime) seconds (at most \(Self.maxLifetime / 86_400) days)")
             }
         }
 
