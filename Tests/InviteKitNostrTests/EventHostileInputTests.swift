@@ -47,7 +47,7 @@ final class EventHostileInputTests: XCTestCase {
 
     func testDeepNestingIsRefused() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
-        XCTAssertThrowsError(try JSONParser.parse(deep)) { XCTAssertEqual(($0 as? JSONError)?.code, .tooDeep) }
+        XCTAssertThrowsError(try JSONParser.parse(deep)) { XCTAssertEqual(($0 as? JSONError)?.code, .jsonTooDeep) }
         XCTAssertThrowsError(try NostrEvent(json: deep))
     }
 
@@ -56,7 +56,7 @@ final class EventHostileInputTests: XCTestCase {
         let at = bytes.firstIndex(of: UInt8(ascii: "s"))!  // inside "sample"
         bytes[at] = 0xFF
         XCTAssertThrowsError(try NostrEvent(json: bytes)) { XCTAssertEqual(($0 as? NostrError)?.code, .malformedJSON) }
-        XCTAssertThrowsError(try JSONParser.parse(#""\ud800""#)) { XCTAssertEqual(($0 as? JSONError)?.code, .invalidUTF8) }
+        XCTAssertThrowsError(try JSONParser.parse(#""\ud800""#)) { XCTAssertEqual(($0 as? JSONError)?.code, .jsonInvalidUTF8) }
     }
 
     func testTruncationAtEveryByteNeverParses() throws {

@@ -14,7 +14,6 @@ extension InviteKitError {
         case let e as CryptoError:
             return InviteKitError(e.code == .invalidPrivateKey || e.code == .invalidPublicKey ? .invalidKey : .messageRejected,
                                   underlyingCode: e.code.rawValue)
-        case let e as JSONError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)
         case let e as MLSError: return InviteKitError(map(mls: e.code), underlyingCode: e.code.rawValue)
         case let e as GroupError: return InviteKitError(map(group: e.code), underlyingCode: e.code.rawValue)
         case let e as RelayError: return InviteKitError(map(relay: e.code), underlyingCode: e.code.rawValue)

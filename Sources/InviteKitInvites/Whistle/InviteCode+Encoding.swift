@@ -52,9 +52,9 @@ extension InviteCode {
             value = try JSONParser.parse(json, maxBytes: Self.maxInputLength, maxDepth: Self.maxJSONDepth)
         } catch {
             switch error.code {
-            case .tooDeep: throw InviteError(.jsonTooDeep, "deeper than \(Self.maxJSONDepth)")
-            case .duplicateKey: throw InviteError(.duplicateKey)
-            case .tooLarge: throw InviteError(.inputTooLarge)
+            case .jsonTooDeep: throw InviteError(.jsonTooDeep, "deeper than \(Self.maxJSONDepth)")
+            case .jsonDuplicateKey: throw InviteError(.duplicateKey)
+            case .jsonTooLarge: throw InviteError(.inputTooLarge)
             default: throw InviteError(.invalidJSON, error.code.rawValue)
             }
         }

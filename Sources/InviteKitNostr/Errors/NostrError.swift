@@ -6,6 +6,13 @@ public typealias NostrError = CodedFailure<NostrErrorCodes.Code>
 /// The namespace of ``NostrError``'s codes.
 public enum NostrErrorCodes {
     public enum Code: String, FailureCode {
+        // JSON text (JSONParser); the detail names the byte where the parser stopped
+        case jsonTooLarge = "json_too_large"
+        case jsonTooDeep = "json_too_deep"
+        case jsonInvalidUTF8 = "json_invalid_utf8"
+        case jsonSyntax = "json_syntax"
+        case jsonDuplicateKey = "json_duplicate_key"
+        case jsonTrailingData = "json_trailing_data"
         // NIP-01 events
         case malformedJSON = "event_malformed_json"
         case tooLarge = "event_too_large"

@@ -9,13 +9,13 @@ public struct JSONParser {
 
     public static func parse<B: ContiguousBytes>(_ bytes: B, maxBytes: Int = defaultMaxBytes, maxDepth: Int = defaultMaxDepth) throws(JSONError) -> JSONValue {
         let result: Result<JSONValue, JSONError> = bytes.withUnsafeBytes { raw in
-            guard raw.count <= maxBytes else { return .failure(JSONError(code: .tooLarge, offset: maxBytes)) }
+            guard raw.count <= maxBytes else { return .failure(JSONError(code: .jsonTooLarge, offset: maxBytes)) }
             var p = Cursor(buf: raw.bindMemory(to: UInt8.self), maxDepth: maxDepth)
             do throws(JSONError) {
                 p.skipSpace()
                 let v = try p.value(depth: 0)
                 p.skipSpace()
-                guard p.i == p.buf.count else { throw JSONError(code: .trailingData, offset: p.i) }
+                guard p.i == p.buf.count else { throw JSONError(code: .jsonTrailingData, offset: p.i) }
                 return .success(v)
             } catch { return .failure(error) }
         }
@@ -41,14 +41,14 @@ public struct JSONParser {
 
         mutating func expect(_ literal: StaticString) throws(JSONError) {
             let n = literal.utf8CodeUnitCount
-            guard i + n <= buf.count else { throw fail(.syntax) }
+            guard i + n <= buf.count else { throw fail(.jsonSyntax) }
             let lp = literal.utf8Start
-            for k in 0..<n where buf[i + k] != lp[k] { throw fail(.syntax) }
+            for k in 0..<n where buf[i + k] != lp[k] { throw fail(.jsonSyntax) }
             i += n
         }
 
         mutating func value(depth: Int) throws(JSONError) -> JSONValue {
-            guard i < buf.count else { throw fail(.syntax) }
+            guard i < buf.count else { throw fail(.jsonSyntax) }
             switch buf[i] {
             case UInt8(ascii: "{"): return try object(depth: depth + 1)
             case UInt8(ascii: "["): return try array(depth: depth + 1)
@@ -61,7 +61,7 @@ public struct JSONParser {
         }
 
         mutating func array(depth: Int) throws(JSONError) -> JSONValue {
-            guard depth <= maxDepth else { throw fail(.tooDeep) }
+            guard depth <= maxDepth else { throw fail(.jsonTooDeep) }
             i += 1
             var items = [JSONValue]()
             skipSpace()
@@ -70,15 +70,15 @@ public struct JSONParser {
                 skipSpace()
                 items.append(try value(depth: depth))
                 skipSpace()
-                guard i < buf.count else { throw fail(.syntax) }
+                guard i < buf.count else { throw fail(.jsonSyntax) }
                 if buf[i] == UInt8(ascii: ",") { i += 1; continue }
                 if buf[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
-                throw fail(.syntax)
+                throw fail(.jsonSyntax)
             }
         }
 
         mutating func object(depth: Int) throws(JSONError) -> JSONValue {
-            guard depth <= maxDepth else { throw fail(.tooDeep) }
+            guard depth <= maxDepth else { throw fail(.jsonTooDeep) }
             i += 1
             var members = [JSONMember]()
             var keys = Set<String>()
@@ -86,37 +86,37 @@ public struct JSONParser {
             if i < buf.count, buf[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
             while true {
                 skipSpace()
-                guard i < buf.count, buf[i] == UInt8(ascii: "\"") else { throw fail(.syntax) }
+                guard i < buf.count, buf[i] == UInt8(ascii: "\"") else { throw fail(.jsonSyntax) }
                 let keyStart = i
                 let key = try string()
-                guard keys.insert(key).inserted else { throw JSONError(code: .duplicateKey, offset: keyStart) }
+                guard keys.insert(key).inserted else { throw JSONError(code: .jsonDuplicateKey, offset: keyStart) }
                 skipSpace()
-                guard i < buf.count, buf[i] == UInt8(ascii: ":") else { throw fail(.syntax) }
+                guard i < buf.count, buf[i] == UInt8(ascii: ":") else { throw fail(.jsonSyntax) }
                 i += 1
                 skipSpace()
                 members.append(JSONMember(key, try value(depth: depth)))
                 skipSpace()
-                guard i < buf.count else { throw fail(.syntax) }
+                guard i < buf.count else { throw fail(.jsonSyntax) }
                 if buf[i] == UInt8(ascii: ",") { i += 1; continue }
                 if buf[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
-                throw fail(.syntax)
+                throw fail(.jsonSyntax)
             }
         }
 
         mutating func number() throws(JSONError) -> String {
             let start = i
             if i < buf.count, buf[i] == UInt8(ascii: "-") { i += 1 }
-            guard i < buf.count, isDigit(buf[i]) else { throw fail(.syntax) }
+            guard i < buf.count, isDigit(buf[i]) else { throw fail(.jsonSyntax) }
             if buf[i] == UInt8(ascii: "0") { i += 1 } else { while i < buf.count, isDigit(buf[i]) { i += 1 } }
             if i < buf.count, buf[i] == UInt8(ascii: ".") {
                 i += 1
-                guard i < buf.count, isDigit(buf[i]) else { throw fail(.syntax) }
+                guard i < buf.count, isDigit(buf[i]) else { throw fail(.jsonSyntax) }
                 while i < buf.count, isDigit(buf[i]) { i += 1 }
             }
             if i < buf.count, buf[i] == UInt8(ascii: "e") || buf[i] == UInt8(ascii: "E") {
                 i += 1
                 if i < buf.count, buf[i] == UInt8(ascii: "+") || buf[i] == UInt8(ascii: "-") { i += 1 }
-                guard i < buf.count, isDigit(buf[i]) else { throw fail(.syntax) }
+                guard i < buf.count, isDigit(buf[i]) else { throw fail(.jsonSyntax) }
                 while i < buf.count, isDigit(buf[i]) { i += 1 }
             }
             return String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self)
@@ -136,7 +136,7 @@ public struct JSONParser {
                     return try validated(slice, at: start)
                 }
                 if c == UInt8(ascii: "\\") { break }
-                if c < 0x20 { throw fail(.syntax) }
+                if c < 0x20 { throw fail(.jsonSyntax) }
                 i += 1
             }
             var out = [UInt8](UnsafeBufferPointer(rebasing: buf[start..<i]))
@@ -146,10 +146,10 @@ public struct JSONParser {
                     i += 1
                     return try out.withUnsafeBufferPointer { b throws(JSONError) in try validated(b, at: start) }
                 }
-                if c < 0x20 { throw fail(.syntax) }
+                if c < 0x20 { throw fail(.jsonSyntax) }
                 if c != UInt8(ascii: "\\") { out.append(c); i += 1; continue }
                 i += 1
-                guard i < buf.count else { throw fail(.syntax) }
+                guard i < buf.count else { throw fail(.jsonSyntax) }
                 let e = buf[i]; i += 1
                 switch e {
                 case UInt8(ascii: "\""): out.append(0x22)
@@ -163,24 +163,24 @@ public struct JSONParser {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800...0xDBFF).contains(scalar) {
-                        guard i + 1 < buf.count, buf[i] == UInt8(ascii: "\\"), buf[i + 1] == UInt8(ascii: "u") else { throw fail(.invalidUTF8) }
+                        guard i + 1 < buf.count, buf[i] == UInt8(ascii: "\\"), buf[i + 1] == UInt8(ascii: "u") else { throw fail(.jsonInvalidUTF8) }
                         i += 2
                         let low = try hex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw fail(.invalidUTF8) }
+                        guard (0xDC00...0xDFFF).contains(low) else { throw fail(.jsonInvalidUTF8) }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw fail(.invalidUTF8)
+                        throw fail(.jsonInvalidUTF8)
                     }
-                    guard let u = Unicode.Scalar(scalar) else { throw fail(.invalidUTF8) }
+                    guard let u = Unicode.Scalar(scalar) else { throw fail(.jsonInvalidUTF8) }
                     out.append(contentsOf: Array(String(Character(u)).utf8))
-                default: throw fail(.syntax)
+                default: throw fail(.jsonSyntax)
                 }
             }
-            throw fail(.syntax)
+            throw fail(.jsonSyntax)
         }
 
         mutating func hex4() throws(JSONError) -> UInt32 {
-            guard i + 4 <= buf.count else { throw fail(.syntax) }
+            guard i + 4 <= buf.count else { throw fail(.jsonSyntax) }
             var v: UInt32 = 0
             for k in 0..<4 {
                 let c = buf[i + k]
@@ -189,7 +189,7 @@ public struct JSONParser {
                 case 0x30...0x39: d = UInt32(c - 0x30)
                 case 0x61...0x66: d = UInt32(c - 0x61 + 10)
                 case 0x41...0x46: d = UInt32(c - 0x41 + 10)
-                default: throw fail(.syntax)
+                default: throw fail(.jsonSyntax)
                 }
                 v = v << 4 | d
             }
@@ -198,7 +198,7 @@ public struct JSONParser {
         }
 
         func validated(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(JSONError) -> String {
-            guard let s = String(validating: bytes, as: UTF8.self) else { throw JSONError(code: .invalidUTF8, offset: offset) }
+            guard let s = String(validating: bytes, as: UTF8.self) else { throw JSONError(code: .jsonInvalidUTF8, offset: offset) }
             return s
         }
     }
