@@ -32,8 +32,9 @@ extension GroupCommand {
 
         func run() throws {
             try runReportingErrors {
-                let facts = try MarmotSimulation.run(members: members, removals: removals, seed: seed)
-                for f in facts {
+                var diverged = false
+                try MarmotSimulation.run(members: members, removals: removals, seed: seed) { f in
+                    if !f.converged || f.removedReaders > 0 || f.messageReaders != f.members - 1 { diverged = true }
                     var o = JSONOutput()
                     o.add("epoch", Int64(f.epoch))
                     o.add("action", f.action)
@@ -47,7 +48,7 @@ extension GroupCommand {
                     o.add("commit_ms", f.commitMillis)
                     StdIO.printLine(o.string)
                 }
-                if facts.contains(where: { !$0.converged || $0.removedReaders > 0 || $0.messageReaders != $0.members - 1 }) {
+                if diverged {
                     throw CLIFailure("simulation found a divergence")
                 }
             }

@@ -30,14 +30,15 @@ enum MarmotSimulation {
         var group: Group
     }
 
-    static func run(members count: Int, removals: Int, seed: UInt64) throws -> [EpochFact] {
+    /// Runs the simulation and hands each epoch's facts to `emit` as soon as they are known, so
+    /// memory does not grow with the number of epochs and output streams.
+    static func run(members count: Int, removals: Int, seed: UInt64, emit: (EpochFact) throws -> Void) throws {
         let rng = SeededRandom(seed: seed)
         let relays = ["wss://relay.invitekit.invalid"]
         let adminKey = Secp256k1.PrivateKey(using: rng)
         let (_, adminBundle) = try KeyPackageEvent.create(nostrKey: adminKey, relays: relays, lastResort: false, rng: rng)
         var members = [Member(key: adminKey, group: try Group.create(creator: adminBundle, name: "simulation", relays: relays, rng: rng))]
         var removed: [Member] = []
-        var facts: [EpochFact] = []
 
         func fact(_ action: String, commitBytes: Int, welcomes: Int, millis: Double) throws {
             let authenticators = Set(members.map { $0.group.state.epochAuthenticator })
@@ -50,7 +51,7 @@ enum MarmotSimulation {
             for i in removed.indices {
                 if removed[i].group.receive(event: message).contains(where: { if case .message = $0 { true } else { false } }) { removedReaders += 1 }
             }
-            facts.append(EpochFact(epoch: members[0].group.epoch, action: action, members: members.count, commitBytes: commitBytes, welcomes: welcomes,
+            try emit(EpochFact(epoch: members[0].group.epoch, action: action, members: members.count, commitBytes: commitBytes, welcomes: welcomes,
                                    converged: authenticators.count == 1, fingerprint: Hex.encode(Array(members[0].group.state.epochAuthenticator.prefix(8))),
                                    messageReaders: readers, removedReaders: removedReaders, commitMillis: millis))
         }
@@ -87,6 +88,5 @@ enum MarmotSimulation {
             removed.append(members.removeLast())
             try fact("remove", commitBytes: bytes, welcomes: 0, millis: millis)
         }
-        return facts
     }
 }
