@@ -283,3 +283,37 @@ final class MarmotEngineGroupTests: XCTestCase {
     func testACommitThatArrivesBeforeItsParentIsBuffered() throws { try s.aCommitThatArrivesBeforeItsParentIsBuffered() }
     func testAnotherGroupsEventIsRefused() throws { try s.anotherGroupsEventIsRefused() }
 }
+
+/// A Marmot state written to bytes and read back keeps talking, still drops replays and can still
+/// roll back a race it saw before it was saved.
+final class MarmotGroupSerializationTests: XCTestCase {
+    func roundTrip<E: MarmotEngine>(_ type: E.Type) throws {
+        let s = MarmotScenarios<E>()
+        let alice = s.member(), bob = s.member(), carol = s.member()
+        var a = try s.creator(alice, otherAdmins: [carol.id])
+        let joined = try s.add([bob, carol], to: &a, adminKey: alice)
+        var b = joined.groups[0], c = joined.groups[1]
+        let loser = try a.selfUpdate(now: s.now + 10)
+        _ = try a.confirmPublished(loser, acknowledgedBy: s.relays, now: s.now + 10)
+        let winner = try c.selfUpdate(now: s.now + 5)
+        _ = try c.confirmPublished(winner, acknowledgedBy: s.relays, now: s.now + 5)
+        let m = try a.message(EventTemplate(kind: 9, content: "before"), now: s.now + 11)
+        XCTAssertEqual(s.text(b.receive(event: loser.event, now: s.now + 12)), nil)
+        XCTAssertEqual(s.text(b.receive(event: m, now: s.now + 12)), "before")
+
+        var restored = try MarmotGroup<E>(serialized: b.serialized())
+        XCTAssertEqual(restored.epoch, b.epoch)
+        XCTAssertEqual(restored.nostrGroupID, b.nostrGroupID)
+        guard case .duplicate? = restored.receive(event: m, now: s.now + 12).first else { return XCTFail("replay after restore") }
+        guard case .rolledBack? = restored.receive(event: winner.event, now: s.now + 12).first else { return XCTFail("race after restore") }
+        let after = try c.message(EventTemplate(kind: 9, content: "after"), now: s.now + 13)
+        XCTAssertEqual(s.text(restored.receive(event: after, now: s.now + 13)), "after")
+        var bytes = b.serialized().exportBytes()
+        bytes[0] = 9
+        XCTAssertThrowsError(try MarmotGroup<E>(serialized: SecureBytes(copying: bytes)))
+        XCTAssertThrowsError(try MarmotGroup<E>(serialized: SecureBytes(copying: b.serialized().exportBytes() + [0])))
+    }
+
+    func testRoundTripOverTheEngine() throws { try roundTrip(MLSGroupState.self) }
+    func testRoundTripOverTheToyEngine() throws { try roundTrip(MarmotToyEngine.self) }
+}

@@ -172,5 +172,29 @@ struct MarmotToyEngine: MarmotEngine {
         return MarmotToyEngine(groupID: gid, epoch: e, secret: s, members: members, ownLeaf: UInt32(leaf), groupContextExtensions: exts)
     }
 
-    func serialized() -> SecureBytes { SecureBytes(copying: blob()) }
+    func serialized() -> SecureBytes {
+        var w = TLSWriter()
+        w.writeOpaque(blob()); w.writeUInt32(ownLeaf); w.writeUInt8(isRemoved ? 1 : 0)
+        w.writeVector { v in for l in selfRemoves { v.writeUInt32(l) } }
+        w.writeVector { v in for (e, s) in pastSecrets.sorted(by: { $0.key < $1.key }) { v.writeUInt64(e); v.writeOpaque(s) } }
+        return SecureBytes(copying: w.bytes)
+    }
+
+    init(groupID: [UInt8], epoch: UInt64, secret: [UInt8], members: [[UInt8]?], ownLeaf: UInt32, groupContextExtensions: [MLSExtension]) {
+        self.groupID = groupID; self.epoch = epoch; self.secret = secret; self.members = members
+        self.ownLeaf = ownLeaf; self.groupContextExtensions = groupContextExtensions
+    }
+
+    init(serialized data: SecureBytes) throws {
+        var r = TLSReader(data.exportBytes())
+        var b = TLSReader(try r.readOpaque())
+        let gid = try b.readOpaque(), e = try b.readUInt64(), s = try b.readOpaque()
+        let members: [[UInt8]?] = try b.readVector { let m = try $0.readOpaque(); return m.isEmpty ? nil : m }
+        let exts = try b.readVector { try MLSExtension(from: &$0) }
+        self.init(groupID: gid, epoch: e, secret: s, members: members, ownLeaf: try r.readUInt32(), groupContextExtensions: exts)
+        isRemoved = try r.readUInt8() == 1
+        selfRemoves = try r.readVector { try $0.readUInt32() }
+        for (k, v) in try r.readVector({ (try $0.readUInt64(), try $0.readOpaque()) }) { pastSecrets[k] = v }
+        try r.finish()
+    }
 }

@@ -38,6 +38,8 @@ public protocol MarmotEngine: Sendable {
     mutating func processMessage(_ message: [UInt8]) throws -> MarmotEngineEvent
     /// The whole state as versioned bytes (secrets included).
     func serialized() -> SecureBytes
+    /// Reads ``serialized()`` back.
+    init(serialized data: SecureBytes) throws
 }
 
 /// What a commit is to do.

@@ -1,0 +1,79 @@
+import InviteKitCrypto
+import InviteKitNostr
+
+extension MarmotGroup {
+    /// The format byte of ``serialized()``.
+    public static var serializationVersion: UInt8 { 1 }
+
+    /// The member's whole Marmot state as versioned bytes, in zeroizing storage because it holds
+    /// every secret: `uint8 version = 1; opaque engine<V>; Snapshot snapshots<V>;
+    /// opaque seen_event_ids<V>; opaque seen_content_hashes<V>; opaque buffered_events<V>;
+    /// opaque leave_requests<V>;` with `Snapshot = { opaque engine<V>; opaque group_data<V>;
+    /// uint64 created_at; opaque event_id<V>; opaque content_hash<V>; opaque added<V>;
+    /// opaque key_package_events<V>; }`. Events are kept as their JSON; the Nostr identity key is
+    /// never part of it.
+    public func serialized() -> SecureBytes {
+        var w = TLSWriter(capacity: 4096)
+        w.writeUInt8(Self.serializationVersion)
+        state.serialized().withUnsafeBytes { w.writeOpaque($0) }
+        w.writeVector { v in
+            for s in snapshots {
+                s.state.serialized().withUnsafeBytes { v.writeOpaque($0) }
+                v.writeOpaque(s.groupData.tlsSerialized)
+                v.writeUInt64(UInt64(bitPattern: s.createdAt))
+                v.writeOpaque(Array(s.eventID.utf8))
+                v.writeOpaque(s.contentHash)
+                v.writeVector { a in for id in s.added { a.writeOpaque(id) } }
+                v.writeVector { k in for e in s.keyPackageEvents.values.sorted(by: { $0.id < $1.id }) { k.writeOpaque(e.jsonBytes) } }
+            }
+        }
+        w.writeVector { v in for id in seenEventIDs.sorted() { v.writeOpaque(Array(id.utf8)) } }
+        w.writeVector { v in for h in seenContentHashes.sorted(by: { $0.lexicographicallyPrecedes($1) }) { v.writeOpaque(h) } }
+        w.writeVector { v in for e in buffer { v.writeOpaque(e.jsonBytes) } }
+        w.writeVector { v in for p in leaveRequests { v.writeOpaque(Array(p.utf8)) } }
+        var bytes = w.takeBytes()
+        defer { zeroize(&bytes) }
+        return SecureBytes(copying: bytes)
+    }
+
+    /// Reads ``serialized()`` back. Fails with a typed error on another version, truncation,
+    /// trailing bytes or any inconsistent part.
+    public init(serialized data: SecureBytes) throws {
+        var copy = data.exportBytes()
+        defer { zeroize(&copy) }
+        var r = TLSReader(copy)
+        guard try r.readUInt8() == Self.serializationVersion else { throw MLSError(.invalidValue, "unknown Marmot state version") }
+        func engine(_ r: inout TLSReader) throws -> Engine {
+            var b = try r.readOpaque()
+            defer { zeroize(&b) }
+            return try Engine(serialized: SecureBytes(copying: b))
+        }
+        func event(_ r: inout TLSReader) throws -> NostrEvent {
+            do { return try NostrEvent(json: try r.readOpaque(), requireSignature: false) } catch let e as MLSError { throw e } catch {
+                throw MLSError(.invalidValue, "stored event: \(error)")
+            }
+        }
+        func text(_ r: inout TLSReader) throws -> String {
+            guard let s = String(validating: try r.readOpaque(), as: UTF8.self) else { throw MLSError(.invalidValue, "stored text is not UTF-8") }
+            return s
+        }
+        let current = try engine(&r)
+        self.init(state: current, groupData: try MarmotGroupData(extensions: current.groupContextExtensions))
+        snapshots = try r.readVector { v in
+            let s = try engine(&v)
+            let data = try MarmotGroupData(tlsSerialized: try v.readOpaque())
+            let createdAt = Int64(bitPattern: try v.readUInt64())
+            let id = try text(&v)
+            let hash = try v.readOpaque()
+            let added = try v.readVector { try $0.readOpaque() }
+            var kp: [String: NostrEvent] = [:]
+            for e in try v.readVector({ try event(&$0) }) { kp[e.pubkey] = e }
+            return Snapshot(state: s, groupData: data, createdAt: createdAt, eventID: id, contentHash: hash, added: added, keyPackageEvents: kp)
+        }
+        seenEventIDs = Set(try r.readVector { try text(&$0) })
+        seenContentHashes = Set(try r.readVector { try $0.readOpaque() })
+        buffer = try r.readVector { try event(&$0) }
+        leaveRequests = try r.readVector { try text(&$0) }
+        try r.finish()
+    }
+}
