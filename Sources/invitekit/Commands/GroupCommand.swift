@@ -6,7 +6,7 @@ import InviteKitMLS
 /// `invitekit group simulate` (issue 4).
 struct GroupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "group", abstract: "The simplified MLS group model.", subcommands: [Simulate.self])
+        commandName: "group", abstract: "Marmot groups (RFC 9420 MLS).", subcommands: [Simulate.self])
 
     struct Simulate: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Run a whole group life and print the facts of each epoch.")
@@ -19,7 +19,7 @@ struct GroupCommand: ParsableCommand {
             try runReportingErrors {
                 guard (1...2000).contains(members) else { throw CLIFailure("--members must be in 1...2000") }
                 guard removals >= 0, removals <= max(0, members - 2) else { throw CLIFailure("--removals must be in 0...\(max(0, members - 2))") }
-                let facts = try GroupSimulation.run(members: members, removals: removals, seed: seed)
+                let facts = try MarmotSimulation.run(members: members, removals: removals, seed: seed)
                 if json {
                     let arr: [JSONValue] = facts.map { f in
                         var o = JSONOutput()
