@@ -23,7 +23,7 @@ final class CodedFailureContractTests: XCTestCase {
                                         ProtobufError(.truncatedVarint), MLSError(.truncated),
                                         RelayError(.timedOut, "5 s"), SealedMessageError(.malformed), InviteKitError(.inviteExpired)]
         XCTAssertEqual(errors.map(\.codeName), ["invalid_length", "nip44_invalid_mac", "json_syntax", "truncated_varint", "truncated",
-                                                "replay", "relay_timed_out", "sealed_malformed", "invite_expired"])
+                                                "relay_timed_out", "sealed_malformed", "invite_expired"])
         XCTAssertEqual(JSONError(.syntax, "at byte 7").description, "json_syntax: at byte 7")
         XCTAssertEqual(MLSError(.truncated).description, "truncated")
         XCTAssertEqual(InviteKitError(.inviteExpired).detail, "This invite has expired")
