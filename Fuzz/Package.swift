@@ -16,9 +16,6 @@ let targets: [(name: String, deps: [String], local: [String])] = [
     ("fuzz-signed-invite", ["InviteKitInvites"], []),
     ("fuzz-keypackage-tls", ["InviteKitMLS"], ["MLSFixture"]),
     ("fuzz-keypackage-event", ["InviteKitMLS"], ["MLSFixture"]),
-    ("fuzz-commit", ["InviteKitMLS"], ["MLSFixture"]),
-    ("fuzz-welcome", ["InviteKitMLS"], ["MLSFixture"]),
-    ("fuzz-group-message", ["InviteKitMLS"], ["MLSFixture"]),
     ("fuzz-encoded-content", [], ["InviteKitContentTypes"]),
     ("fuzz-invite-join-error", [], ["InviteKitContentTypes"]),
     // The RFC 9420 engine and its Marmot binding (issue 13).
@@ -41,7 +38,7 @@ let package = Package(
         .target(name: "FuzzSupport",
                 dependencies: [.product(name: "InviteKitCrypto", package: "InviteKit"),
                                .product(name: "InviteKitNostr", package: "InviteKit")]),
-        // The fixture group (Alice adds Bob) the MLS harnesses attack.
+        // Fixed KeyPackage material the KeyPackage harnesses attack.
         .target(name: "MLSFixture", dependencies: ["FuzzSupport", .product(name: "InviteKitMLS", package: "InviteKit")]),
         // The Marmot group over the RFC 9420 engine (Alice, Bob, Carol's Welcome) the engine
         // harnesses attack.

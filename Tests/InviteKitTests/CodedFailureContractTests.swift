@@ -14,16 +14,16 @@ final class CodedFailureContractTests: XCTestCase {
 
     func testEveryModuleCodeIsStableSnakeCase() {
         check(CryptoError.Code.self); check(NostrError.Code.self)
-        check(InviteError.Code.self); check(MLSError.Code.self); check(GroupError.Code.self)
+        check(InviteError.Code.self); check(MLSError.Code.self)
         check(RelayError.Code.self); check(ContentTypeError.Code.self)
     }
 
     func testOneShapeForEveryLayerAndOneReportingPath() {
         let errors: [any CodedError] = [CryptoError(.invalidLength, "32 bytes"), NostrError(.invalidMAC), JSONError(.jsonSyntax, "at byte 7"),
-                                        ProtobufError(.truncatedVarint), MLSError(.truncated), GroupError(.replay),
+                                        ProtobufError(.truncatedVarint), MLSError(.truncated),
                                         RelayError(.timedOut, "5 s"), SealedMessageError(.malformed), InviteKitError(.inviteExpired)]
         XCTAssertEqual(errors.map(\.codeName), ["invalid_length", "nip44_invalid_mac", "json_syntax", "truncated_varint", "truncated",
-                                                "replay", "relay_timed_out", "sealed_malformed", "invite_expired"])
+                                                "relay_timed_out", "sealed_malformed", "invite_expired"])
         XCTAssertEqual(JSONError(.jsonSyntax, "at byte 7").description, "json_syntax: at byte 7")
         XCTAssertEqual(MLSError(.truncated).description, "truncated")
         XCTAssertEqual(InviteKitError(.inviteExpired).detail, "This invite has expired")

@@ -36,7 +36,6 @@ final class InviteKitErrorContractTests: XCTestCase {
         errors += ContentTypeError.Code.allCases.map { ContentTypeError($0, "d") }
         errors += SealedMessageError.Code.allCases.map { SealedMessageError($0, "d") }
         errors += MLSError.Code.allCases.map { MLSError($0, "d") }
-        errors += GroupError.Code.allCases.map { GroupError($0, "d") }
         errors += RelayError.Code.allCases.map { RelayError($0, "d") }
         XCTAssertGreaterThan(errors.count, 80)
         for e in errors {

@@ -15,7 +15,6 @@ extension InviteKitError {
             return InviteKitError(e.code == .invalidPrivateKey || e.code == .invalidPublicKey ? .invalidKey : .messageRejected,
                                   underlyingCode: e.code.rawValue)
         case let e as MLSError: return InviteKitError(map(mls: e.code), underlyingCode: e.code.rawValue)
-        case let e as GroupError: return InviteKitError(map(group: e.code), underlyingCode: e.code.rawValue)
         case let e as RelayError: return InviteKitError(map(relay: e.code), underlyingCode: e.code.rawValue)
         case let e as ContentTypeError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)  // and sealed messages
         default: return InviteKitError(.unknown)
@@ -47,16 +46,6 @@ extension InviteKitError {
         case .storage: return .storageUnavailable
         case .notFound: return .keyPackageUnavailable
         default: return .keyPackageInvalid
-        }
-    }
-
-    static func map(group c: GroupError.Code) -> Code {
-        switch c {
-        case .notAdmin, .notAMember: return .notPermitted
-        case .wrongEpoch, .epochTooOld, .superseded: return .outOfSync
-        case .invalidWelcome, .unknownKeyPackage: return .welcomeFailed
-        case .commitNotPublished: return .relayUnavailable
-        default: return .commitRejected
         }
     }
 

@@ -15,7 +15,6 @@ import InviteKitMLS
 ///   ExpandWithLabel, DeriveSecret, DeriveTreeSecret, SignWithLabel, EncryptWithLabel.
 /// - `mlswg-key-schedule`, `mlswg-secret-tree`, `mlswg-message-protection`,
 ///   `mlswg-transcript-hashes` — ``MLSWGScheduleSuites``, from `external/mls/`.
-/// - `mls-group` — every `mls/*.json` file written by ``GroupVectors`` (see PROTOCOL.md §5.8).
 /// - the mlswg ratchet-tree suites of ``MLSWGTreeSuites`` (`external/mls/tree-*.json`, `treekem.json`).
 public enum MLSVectorSuites {
     /// One suite's outcome.
@@ -36,17 +35,6 @@ public enum MLSVectorSuites {
         if let j = loadJSON(ext.appendingPathComponent("mls-crypto-basics.json")) as? [[String: Any]] {
             let r = cryptoBasics(j)
             out.append(("mls-crypto-basics", r.0, r.1))
-        }
-        let mlsDir = directory.appendingPathComponent("mls")
-        if let files = try? FileManager.default.contentsOfDirectory(atPath: mlsDir.path) {
-            var passed = 0, failed = 0
-            for f in files.sorted() where f.hasSuffix(".json") {
-                guard let data = try? Data(contentsOf: mlsDir.appendingPathComponent(f)) else { failed += 1; continue }
-                let r = GroupVectors.verify(json: data)
-                passed += r.passed
-                failed += r.failed
-            }
-            if passed + failed > 0 { out.append(("mls-group", passed, failed)) }
         }
         return out
     }

@@ -28,7 +28,6 @@ enum VectorSuiteRegistry {
         Declaration(suite: "mls-key-packages", files: ["external/mls-key-packages.json"], minimumCases: 300),
         Declaration(suite: "mls-deserialization", files: ["external/mls-deserialization.json"], minimumCases: 14),
         Declaration(suite: "mls-crypto-basics", files: ["external/mls-crypto-basics.json"], minimumCases: 16),
-        Declaration(suite: "mls-group", files: ["mls/group-vectors.json"], minimumCases: 14),
         Declaration(suite: "mlswg-tree-math", files: ["external/mls/tree-math.json"], minimumCases: 10),
         Declaration(suite: "mlswg-tree-operations", files: ["external/mls/tree-operations.json"], minimumCases: 5),
         Declaration(suite: "mlswg-tree-validation", files: ["external/mls/tree-validation.json"], minimumCases: 28),
