@@ -14,7 +14,7 @@ struct InviteKitCLI: AsyncParsableCommand {
     /// `--help` and `--version` print as usual.
     static func main() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(NodeCommandRouting.route(Array(CommandLine.arguments.dropFirst())))
             if var async = command as? AsyncParsableCommand { try await async.run() } else { try command.run() }
         } catch {
             let code = exitCode(for: error)

@@ -39,6 +39,7 @@ public actor InviteKitNode {
     func currentTime() -> Int64 { clock() }
     func emit(_ event: NodeEvent) { continuation.yield(event) }
     func joinedSession(_ session: GroupSession, groupID: String) { memberSessions[groupID] = session }
+    func updateHosted(_ group: HostedGroup) { processor.update(group.conversationID, session: group.session) }
     /// A group joined as a member during this run.
     public func memberSession(_ groupID: String) -> GroupSession? { memberSessions[groupID] }
 
@@ -285,6 +286,7 @@ public actor InviteKitNode {
                 emitted.append(.commitRolledBack(groupID: waiting.groupID, commitEventID: eventID))
             }
         }
+        if accepted { try messageAcknowledged(eventID) }
         for e in emitted {
             if case .memberAdded = e { pendingJoins[eventID] = nil }
             if case .commitRolledBack = e { pendingJoins[eventID] = nil }
