@@ -22,6 +22,8 @@ extension InviteKitNode {
                 }
                 for delivery in entry.deliveries {
                     guard let connection = connections.first(where: { $0.url == delivery.relay }) else { continue }
+                    // The Commit is acknowledged and its Welcome queued (one committed transaction); the Welcome is not yet written.
+                    if entry.purpose == "welcome" { FailPoint.hit("node.flush.before_welcome") }
                     try eventSent(entry.eventID, relay: delivery.relay)
                     writes += 1
                     progressed = true

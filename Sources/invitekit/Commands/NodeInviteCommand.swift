@@ -25,11 +25,17 @@ struct NodeInviteCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 guard format == .signed else { throw CLIFailure("--format whistle is not offered by a node yet: use signed", exitCode: 64) }
-                let node = try InviteKitNode(home: options.resolved)
-                let row = try await node.groupRow(group)
-                let invite = try await node.createInvite(groupID: row.id, singleUse: singleUse, expiresIn: expiresIn)
-                NodeOutput.emit(options.json, ["url": invite.url, "tag": invite.tag, "single_use": singleUse ? "true" : "false"], text: invite.url)
-                if qr { StdIO.write(Array(try QRCode(text: invite.url).terminalString(invert: false).utf8)) }
+                let url: String
+                do {
+                    let node = try InviteKitNode(home: options.resolved)
+                    let row = try await node.groupRow(group)
+                    url = try await node.createInvite(groupID: row.id, singleUse: singleUse, expiresIn: expiresIn).url
+                } catch let e as StoreError where e.code == .locked {
+                    // `serve` holds this home's groups: it creates and records the invite.
+                    url = try await NodeInbox.submit(home: options.resolved, .invite(group: group, singleUse: singleUse, expiresIn: expiresIn), timeout: 30)
+                }
+                NodeOutput.emit(options.json, ["url": url, "single_use": singleUse ? "true" : "false"], text: url)
+                if qr { StdIO.write(Array(try QRCode(text: url).terminalString(invert: false).utf8)) }
             }
         }
     }
@@ -41,10 +47,15 @@ struct NodeInviteCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let node = try InviteKitNode(home: options.resolved)
-                let row = try await node.groupRow(group)
-                let tag = try await node.revokeInvites(groupID: row.id)
-                NodeOutput.emit(options.json, ["group": row.id, "tag": tag], text: "revoked; new tag \(tag)")
+                let tag: String
+                do {
+                    let node = try InviteKitNode(home: options.resolved)
+                    let row = try await node.groupRow(group)
+                    tag = try await node.revokeInvites(groupID: row.id)
+                } catch let e as StoreError where e.code == .locked {
+                    tag = try await NodeInbox.submit(home: options.resolved, .revoke(group: group), timeout: 30)
+                }
+                NodeOutput.emit(options.json, ["group": group, "tag": tag], text: "revoked; new tag \(tag)")
             }
         }
     }

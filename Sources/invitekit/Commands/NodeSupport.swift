@@ -52,7 +52,11 @@ enum NodeOutput {
 /// Requests a CLI process hands to the `serve` that holds the home's lock: one JSON file each in
 /// `HOME/inbox/`, answered by a `.done` file holding the event id (or `error: …`).
 enum NodeInbox {
-    enum Request { case send(group: String, text: String) }
+    enum Request {
+        case send(group: String, text: String)
+        case revoke(group: String)
+        case invite(group: String, singleUse: Bool, expiresIn: Int64?)
+    }
 
     static func directory(_ home: StoreHome) -> String { (home.directory as NSString).appendingPathComponent("inbox") }
 
@@ -64,6 +68,11 @@ enum NodeInbox {
         switch request {
         case .send(let group, let text):
             o.add("op", "send"); o.add("group", group); o.add("text", text)
+        case .revoke(let group):
+            o.add("op", "revoke"); o.add("group", group)
+        case .invite(let group, let singleUse, let expiresIn):
+            o.add("op", "invite"); o.add("group", group); o.add("single_use", singleUse ? "true" : "false")
+            if let expiresIn { o.add("expires_in", "\(expiresIn)") }
         }
         let path = (dir as NSString).appendingPathComponent(id + ".json")
         try Data(o.string.utf8).write(to: URL(fileURLWithPath: path + ".tmp"))
@@ -94,10 +103,21 @@ enum NodeInbox {
             try? FileManager.default.removeItem(atPath: path)
             let answer: String
             do {
-                guard let object = try JSONSerialization.jsonObject(with: data) as? [String: String], object["op"] == "send",
-                      let group = object["group"], let text = object["text"] else { throw CLIFailure("malformed request") }
+                guard let object = try JSONSerialization.jsonObject(with: data) as? [String: String],
+                      let group = object["group"] else { throw CLIFailure("malformed request") }
                 let row = try await node.groupRow(group)
-                answer = try await node.sendMessage(text: text, groupID: row.id).eventID
+                switch object["op"] {
+                case "send":
+                    guard let text = object["text"] else { throw CLIFailure("malformed request") }
+                    answer = try await node.sendMessage(text: text, groupID: row.id).eventID
+                case "revoke":
+                    answer = try await node.revokeInvites(groupID: row.id)
+                case "invite":
+                    answer = try await node.createInvite(groupID: row.id, singleUse: object["single_use"] == "true",
+                                                         expiresIn: object["expires_in"].flatMap { Int64($0) }).url
+                default:
+                    throw CLIFailure("malformed request")
+                }
             } catch {
                 answer = "error: \(CLIMessages.describe(error))"
             }
