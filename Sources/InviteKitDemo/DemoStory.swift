@@ -24,23 +24,23 @@ public enum DemoStory {
         let processor = JoinRequestProcessor(inviter: ada.key, consumedTags: InMemoryConsumedTagStore(), rng: rng)
 
         // 1. Ada creates a group and adds Ben from his KeyPackage.
-        ada.session = GroupSession(state: try GroupState.create(identity: ada.key.publicKey.rawRepresentation, rng: rng))
-        var hosted = HostedGroup(session: ada.session!, currentTag: InviteTag.generate(using: rng), relays: pool.urls, name: "Book club")
+        var hosted = try HostedGroup.create(creator: ada.key, name: "Book club", relays: pool.urls, rng: rng)
+        ada.group = hosted.group
         processor.host(hosted)
         let benKP = try await ben.publishKeyPackage()
         let addBen = try processor.add(benKP, to: hosted.conversationID)
         let benAcks = try await ada.publishRequired(addBen.event)
         for w in try processor.confirmPublished(addBen, acknowledgedBy: benAcks) { try await ada.publishRequired(w) }
-        ada.session = processor.group(hosted.conversationID)?.session
+        ada.group = processor.group(hosted.conversationID)?.group
         for gift in await ben.catchUpWraps().succeeded {
-            if case .welcome(let rumor) = try SealedMessage(gift) {
-                ben.session = try GroupSession.join(welcome: try WelcomeEvent.parse(rumor).welcome, store: ben.keyPackages)
+            if case .welcome = try SealedMessage(gift) {
+                ben.group = try MarmotMLSGroup.join(gift: gift, recipient: ben.key, store: ben.keyPackages)
             }
         }
-        hosted.session = ada.session!
-        record(1, "Create a group", "Ada", ben.session != nil,
-               [("group", hosted.nostrGroupID), ("epoch", "\(ada.session!.state.epoch)"), ("member", ben.pubkey)],
-               ["Ada created \"Book club\" (h=\(hosted.nostrGroupID.prefix(16))…) and added Ben: epoch \(ada.session!.state.epoch), 2 members."])
+        hosted.group = ada.group!
+        record(1, "Create a group", "Ada", ben.group != nil,
+               [("group", hosted.nostrGroupID), ("epoch", "\(ada.group!.epoch)"), ("member", ben.pubkey)],
+               ["Ada created \"Book club\" (h=\(hosted.nostrGroupID.prefix(16))…) and added Ben: epoch \(ada.group!.epoch), 2 members."])
 
         // 2. A single-use signed invite, as a URL and a QR code.
         let invite = try SignedInvite.create(conversationID: hosted.conversationID, creator: ada.key,
@@ -75,9 +75,9 @@ public enum DemoStory {
                 welcomeIDs.append(w.id)
             }
         }
-        ada.session = processor.group(hosted.conversationID)?.session
+        ada.group = processor.group(hosted.conversationID)?.group
         deeClient.catchUp(await dee.catchUpWraps())
-        dee.session = deeClient.session
+        dee.group = deeClient.group
         var deletionID = ""
         if let used = deeClient.keyPackageEventToDelete {
             let (deletion, result) = try await EventDeletion.delete([used], author: dee.key, reason: "consumed by a Welcome", via: pool)
@@ -85,8 +85,8 @@ public enum DemoStory {
         }
         try await ben.syncGroup()
         let joinedOK: Bool = { if case .joined = deeClient.state { return true } else { return false } }()
-        let epochs = [ada, ben, dee].compactMap { $0.session?.state.epoch }
-        let fingerprints = Set([ada, ben, dee].compactMap { $0.session?.state.epochFingerprint })
+        let epochs = [ada, ben, dee].compactMap { $0.group?.epoch }
+        let fingerprints = Set([ada, ben, dee].compactMap { $0.epochFingerprint })
         record(4, "Commit and Welcome", "Ada", joinedOK && fingerprints.count == 1,
                [("commit", commitID), ("welcome_wrap", welcomeIDs.first ?? ""), ("epoch", "\(epochs.first ?? 0)"), ("key_package_deletion", deletionID)],
                ["Ada's Commit was stored by \(pool.urls.count) relay(s) before the Welcome went out.",
@@ -124,11 +124,11 @@ public enum DemoStory {
                ["Eve used the same single-use invite. Eve sees: \"\(failure)\""])
 
         // 7. Ada removes Ben; Ben can no longer read the group.
-        ada.session = processor.group(hosted.conversationID)?.session
-        let removal = try ada.session!.commit([.remove(identity: ben.key.publicKey.rawRepresentation)], rng: rng)
+        ada.group = processor.group(hosted.conversationID)?.group
+        let removal = try ada.group!.commit(removing: [ben.key.publicKey.rawRepresentation], rng: rng)
         let acks = try await ada.publishRequired(removal.event)
-        _ = try ada.session!.confirmPublished(removal, acknowledgedBy: acks)
-        processor.update(hosted.conversationID, session: ada.session!)
+        _ = try ada.group!.confirmPublished(removal, acknowledgedBy: acks)
+        processor.update(hosted.conversationID, group: ada.group!)
         let benOutcomes = try await ben.syncGroup()
         try await dee.syncGroup()
         let after = try await ada.send("Ben has left the book club.")
@@ -136,8 +136,8 @@ public enum DemoStory {
         let deeReads = try await dee.syncGroup().contains { if case .message = $0 { return true } else { return false } }
         let benRemoved = benOutcomes.contains { if case .removed = $0 { return true } else { return false } }
         record(7, "Remove a member", "Ada", benRemoved && !benReads && deeReads,
-               [("commit", removal.event.id), ("message", after.id), ("epoch", "\(ada.session!.state.epoch)")],
-               ["Ada removed Ben (epoch \(ada.session!.state.epoch)). Ben \(benRemoved ? "learned he was removed" : "did NOT see the removal")",
+               [("commit", removal.event.id), ("message", after.id), ("epoch", "\(ada.group!.epoch)")],
+               ["Ada removed Ben (epoch \(ada.group!.epoch)). Ben \(benRemoved ? "learned he was removed" : "did NOT see the removal")",
                 "and \(benReads ? "CAN STILL READ" : "cannot read") the next message; Dee \(deeReads ? "reads it" : "does NOT read it")."])
         return allOK
     }

@@ -1,16 +1,17 @@
+import InviteKit
 import InviteKitCrypto
 import InviteKitNostr
 import InviteKitMLS
 import InviteKitRelay
 
-/// One person in a story or test: a Nostr key, a KeyPackage store, maybe a group session, and
+/// One person in a story or test: a Nostr key, a KeyPackage store, maybe a Marmot group, and
 /// the relays. Used sequentially (one task at a time).
 public final class GroupParticipant: @unchecked Sendable {
     public let name: String
     public let key: Secp256k1.PrivateKey
     public let keyPackages = MemoryKeyPackageStore()
     public let pool: RelayPool
-    public var session: GroupSession?
+    public var group: MarmotMLSGroup?
     /// Kind-445 events already applied or produced here.
     private var processed = Set<String>()
     private let rng: RandomSource
@@ -36,7 +37,7 @@ public final class GroupParticipant: @unchecked Sendable {
         guard !result.succeeded.isEmpty else {
             throw result.failed.first?.error ?? RelayError(.noRelayAccepted, "no relay accepted \(event.id)")
         }
-        if event.kind == GroupEvent.kind { processed.insert(event.id) }
+        if event.kind == MarmotGroupEvent.kind { processed.insert(event.id) }
         return result.succeeded.map(\.relay)
     }
 
@@ -47,27 +48,35 @@ public final class GroupParticipant: @unchecked Sendable {
 
     /// Applies the group's kind-445 events not seen yet, oldest first; returns what they held.
     @discardableResult
-    public func syncGroup() async throws -> [GroupEventOutcome] {
-        guard var s = session else { return [] }
-        let filter = NostrFilter(kinds: [GroupEvent.kind], tags: ["h": [Hex.encode(s.state.nostrGroupID)]])
+    public func syncGroup() async throws -> [MarmotOutcome] {
+        guard var s = group else { return [] }
+        let filter = NostrFilter(kinds: [MarmotGroupEvent.kind], tags: ["h": [Hex.encode(s.nostrGroupID)]])
         let events = await pool.fetch([filter], timeout: .seconds(5)).events
             .filter { !processed.contains($0.id) }
             .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
-        var outcomes = [GroupEventOutcome]()
+        var outcomes = [MarmotOutcome]()
         for e in events {
             processed.insert(e.id)
-            do { outcomes += try s.receive(event: e) } catch { outcomes.append(.rejectedMessage(error as? GroupError ?? GroupError(.malformed, "\(error)"))) }
+            outcomes += s.receive(event: e)
         }
-        session = s
+        group = s
         return outcomes
     }
 
     /// Sends a text message to the group (kind 9 inner event in a kind-445 wrapper).
     public func send(_ text: String) async throws -> NostrEvent {
-        guard let s = session else { throw GroupError(.notAMember, "\(name) is not in a group") }
+        guard var s = group else { throw MLSError(.notMember, "\(name) is not in a group") }
         let event = try s.message(EventTemplate(kind: 9, content: text), rng: rng)
+        group = s
         try await publishRequired(event)
         return event
+    }
+
+    /// A digest of the current epoch's exporter secret: equal for members on the same epoch.
+    public var epochFingerprint: String? {
+        guard let g = group else { return nil }
+        let secret = g.state.exporter(label: "invitekit demo fingerprint", context: [], length: 32)
+        return secret.withUnsafeBytes { Hex.encode(SHA256.hash(Array($0))) }
     }
 
     /// Marks a kind-445 event as already applied (the committer's own commit).

@@ -68,13 +68,14 @@ final class JoinAPITests: XCTestCase {
     func testAdminAddsAnAdmin() async throws {
         let w = try await JoinWorld(seed: 43)
         try await w.add(w.dee, asAdmin: true)
-        let roster = try XCTUnwrap(w.processor.group(w.hosted.conversationID)?.session.state.members)
-        XCTAssertEqual(roster.first { $0.identity == w.dee.key.publicKey.rawRepresentation }?.isAdmin, true)
-        XCTAssertEqual(roster.first { $0.identity == w.members[0].key.publicKey.rawRepresentation }?.isAdmin, false)
-        let dee = try XCTUnwrap(w.dee.session)
+        let data = try XCTUnwrap(w.processor.group(w.hosted.conversationID)?.group.groupData)
+        XCTAssertTrue(data.isAdmin(w.dee.key.publicKey.rawRepresentation))
+        XCTAssertFalse(data.isAdmin(w.members[0].key.publicKey.rawRepresentation))
+        let dee = try XCTUnwrap(w.dee.group)
+        XCTAssertTrue(dee.isAdmin)
         let eve = GroupParticipant(name: "Eve", key: Secp256k1.PrivateKey(using: w.rng), pool: w.pool, rng: w.rng)
         let eveKP = try KeyPackageValidator.validate(try await eve.publishKeyPackage())
-        XCTAssertNoThrow(try dee.commit([.add(eveKP.keyPackage)], rng: w.rng))
+        XCTAssertNoThrow(try dee.commit(adding: [eveKP], rng: w.rng))
     }
 
     /// Only an admin of the group can add: a processor run by a plain member refuses.
@@ -82,7 +83,7 @@ final class JoinAPITests: XCTestCase {
         let w = try await JoinWorld(seed: 44)
         let ben = w.members[0]
         let benProcessor = JoinRequestProcessor(inviter: ben.key, consumedTags: InMemoryConsumedTagStore(), rng: w.rng)
-        benProcessor.host(HostedGroup(session: try XCTUnwrap(ben.session), currentTag: "x", relays: w.pool.urls))
+        benProcessor.host(HostedGroup(group: try XCTUnwrap(ben.group), currentTag: "x", relays: w.pool.urls))
         let kp = try await w.dee.publishKeyPackage()
         XCTAssertThrowsError(try benProcessor.add(kp, to: w.hosted.conversationID)) {
             XCTAssertEqual(($0 as? InviteKitError)?.code, .notPermitted)

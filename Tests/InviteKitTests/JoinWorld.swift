@@ -26,12 +26,12 @@ final class JoinWorld {
         members = ["Ben", "Cy", "Dan"].map { GroupParticipant(name: $0, key: Secp256k1.PrivateKey(using: rng), pool: pool, rng: rng) }
         dee = GroupParticipant(name: "Dee", key: Secp256k1.PrivateKey(using: rng), pool: pool, rng: rng)
         processor = JoinRequestProcessor(inviter: ada.key, consumedTags: consumed, rng: rng)
-        ada.session = GroupSession(state: try GroupState.create(identity: ada.key.publicKey.rawRepresentation, rng: rng))
-        hosted = HostedGroup(session: ada.session!, currentTag: InviteTag.generate(using: rng), relays: pool.urls)
+        hosted = try HostedGroup.create(creator: ada.key, name: nil, relays: pool.urls, rng: rng)
+        ada.group = hosted.group
         processor.host(hosted)
         for m in members { try await add(m) }
         for m in members { try await m.syncGroup() }
-        hosted.session = ada.session!
+        hosted.group = ada.group!
     }
 
     /// Ada adds `p` directly from its KeyPackage (how the 3 members got in).
@@ -40,13 +40,13 @@ final class JoinWorld {
         let pending = try processor.add(kp, to: hosted.conversationID, asAdmin: asAdmin)
         let acks = try await ada.publishRequired(pending.event)
         for w in try processor.confirmPublished(pending, acknowledgedBy: acks) { try await ada.publishRequired(w) }
-        ada.session = processor.group(hosted.conversationID)?.session
+        ada.group = processor.group(hosted.conversationID)?.group
         for gift in await p.catchUpWraps().succeeded {
-            if case .welcome(let rumor) = try SealedMessage(gift), p.session == nil {
-                p.session = try GroupSession.join(welcome: try WelcomeEvent.parse(rumor).welcome, store: p.keyPackages)
+            if case .welcome = try SealedMessage(gift), p.group == nil {
+                p.group = try MarmotMLSGroup.join(gift: gift, recipient: p.key, store: p.keyPackages)
             }
         }
-        for m in members where m !== p && m.session != nil { try await m.syncGroup() }
+        for m in members where m !== p && m.group != nil { try await m.syncGroup() }
     }
 
     func invite(singleUse: Bool = false, expiresIn: Int64 = 3600, conversationExpiresIn: Int64? = nil, by key: Secp256k1.PrivateKey? = nil) throws -> String {
@@ -75,7 +75,7 @@ final class JoinWorld {
             case .accepted(let pending):
                 let acks = try await ada.publishRequired(pending.event)
                 for w in try processor.confirmPublished(pending, acknowledgedBy: acks) { try await ada.publishRequired(w) }
-                ada.session = processor.group(hosted.conversationID)?.session
+                ada.group = processor.group(hosted.conversationID)?.group
             default: break
             }
         }

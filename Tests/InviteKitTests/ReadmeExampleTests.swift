@@ -11,8 +11,7 @@ final class ReadmeExampleTests: XCTestCase {
 
         // Ada hosts a group and makes an invite for it.
         let inviter = JoinRequestProcessor(inviter: ada, consumedTags: InMemoryConsumedTagStore())
-        let group = GroupSession(state: try GroupState.create(identity: ada.publicKey.rawRepresentation))
-        let hosted = HostedGroup(session: group, currentTag: InviteTag.generate(), relays: pool.urls)
+        let hosted = try HostedGroup.create(creator: ada, name: "Book club", relays: pool.urls)
         inviter.host(hosted)
         let url = try inviter.invite(for: hosted.conversationID).url()
 

@@ -10,7 +10,7 @@ public struct JoinClient: Sendable {
     public let keyPackages: any KeyPackageStore
     public private(set) var machine = JoinStateMachine()
     /// The group, once joined.
-    public private(set) var session: GroupSession?
+    public private(set) var group: MarmotMLSGroup?
     /// Why the last Welcome could not be processed (its KeyPackage is kept for a retry).
     public private(set) var lastWelcomeError: InviteKitError?
     /// The inviter's `invite_join_error` as received (type, tag, reason, timestamp), once one
@@ -18,6 +18,9 @@ public struct JoinClient: Sendable {
     public private(set) var joinError: InviteJoinError?
     private var inviter: Secp256k1.XOnlyPublicKey?
     private var keyPackageEvent: NostrEvent?
+    /// The join's KeyPackage, kept after the Welcome consumed it from the store: when the add
+    /// lost a commit race the inviter re-adds it, and the newer Welcome needs its private keys.
+    private var bundle: KeyPackageBundle?
     private let rng: RandomSource
 
     public var state: JoinState { machine.state }
@@ -57,6 +60,7 @@ public struct JoinClient: Sendable {
             let relays = invite.payload.relays
             let (kpEvent, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, now: now, rng: rng)
             try keyPackages.save(bundle)
+            self.bundle = bundle
             let request = WhistleJoinRequest(groupId: "", pubkey: key.publicKey.hex, keyPackage: kpEvent, name: name, invite: text)
             let wrap = try GiftWrap.wrap(template: request.rumorTemplate(now: now), from: key, to: creator, now: now, using: rng)
             inviter = creator
@@ -77,18 +81,46 @@ public struct JoinClient: Sendable {
         case .inviteJoinError(let e):
             if machine.apply(.joinErrorReceived(tag: e.inviteTag, errorType: e.errorType)) { joinError = e }
         case .welcome:
-            guard case .joining = machine.state else { return }
-            do {
-                // The group layer also requires the gift's sender to be an admin in the roster.
-                let joined = try GroupSession.join(gift: gift, recipient: key, store: keyPackages)
-                session = joined
-                machine.apply(.welcomeProcessed(JoinedGroup(nostrGroupID: Hex.encode(joined.state.nostrGroupID), epoch: joined.state.epoch)))
-            } catch {
-                lastWelcomeError = InviteKitError.from(error)  // the KeyPackage stays in the store
+            switch machine.state {
+            case .joining:
+                do {
+                    // The group layer also requires the gift's sender to be an admin of the group.
+                    let joined = try MarmotMLSGroup.join(gift: gift, recipient: key, store: keyPackages)
+                    group = joined
+                    machine.apply(.welcomeProcessed(JoinedGroup(nostrGroupID: Hex.encode(joined.nostrGroupID), epoch: joined.epoch)))
+                } catch {
+                    lastWelcomeError = InviteKitError.from(error)  // the KeyPackage stays in the store
+                }
+            case .joined:
+                rejoin(gift)
+            default:
+                return
             }
         case .joinRequest, .other:
             return
         }
+    }
+
+    /// A newer Welcome for the group already joined: the inviter re-added this member because
+    /// its first add lost a commit race, so the joined state sits on a dead branch. The new
+    /// state replaces it when it is for the same group at a later epoch.
+    private mutating func rejoin(_ gift: UnwrappedGift) {
+        guard let current = group, let bundle else { return }
+        let retained = MemoryKeyPackageStore()
+        do {
+            try retained.save(bundle)
+            let joined = try MarmotMLSGroup.join(gift: gift, recipient: key, store: retained)
+            guard joined.nostrGroupID == current.nostrGroupID, joined.epoch > current.epoch else { return }
+            group = joined
+        } catch {
+            lastWelcomeError = InviteKitError.from(error)
+        }
+    }
+
+    /// Feeds one kind-445 event of the joined group.
+    public mutating func receive(_ event: NostrEvent, now: Int64 = UnixTime.now()) -> [MarmotOutcome] {
+        guard group != nil else { return [] }
+        return group!.receive(event: event, now: now)
     }
 
     /// Offline catch-up: the same inputs in `created_at` order (ties by id) reach the same state

@@ -31,7 +31,7 @@ public struct PendingJoin: Sendable {
     public let joiner: InviteKitCrypto.Secp256k1.XOnlyPublicKey
     public let keyPackageEventID: String
     public let inviteTag: String?
-    let commit: PendingCommit
+    let commit: MarmotPendingCommit<MLSGroupState>
     /// The kind-445 Commit to publish.
     public var event: NostrEvent { commit.event }
 }

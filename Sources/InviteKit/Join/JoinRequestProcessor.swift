@@ -65,9 +65,9 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         groups[id] ?? groups.values.first { $0.nostrGroupID == id }
     }
 
-    /// Replaces a hosted group's session (after the caller applied other commits to it).
-    public func update(_ conversationID: String, session: GroupSession) {
-        lock.withLock { groups[conversationID]?.session = session }
+    /// Replaces a hosted group's state (after the caller applied other commits to it).
+    public func update(_ conversationID: String, group: MarmotMLSGroup) {
+        lock.withLock { groups[conversationID]?.group = group }
     }
 
     // MARK: Processing
@@ -110,7 +110,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         do { validated = try KeyPackageValidator.validate(request.keyPackage, now: now) } catch {
             return reply(.genericFailure, tag: tag, to: joiner, reason: "key package rejected")
         }
-        if group.session.state.members.contains(where: { $0.identity == joiner.rawRepresentation }) {
+        if group.group.state.memberIdentities.contains(joiner.rawRepresentation) {
             return reply(.genericFailure, tag: tag, to: joiner, reason: "already a member")
         }
         // Single use last, so a rejected join never burns the invite. This is the one place an
@@ -124,7 +124,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
             }
         }
         do {
-            let pending = try group.session.commit([.add(validated.keyPackage)], now: now, rng: rng)
+            let pending = try group.group.commit(adding: [validated], now: now, rng: rng)
             return .accepted(PendingJoin(conversationID: group.conversationID, joiner: joiner, keyPackageEventID: request.keyPackage.id,
                                          inviteTag: tag, commit: pending))
         } catch {
@@ -160,27 +160,71 @@ public final class JoinRequestProcessor: @unchecked Sendable {
 
     private func add(_ keyPackageEvent: NostrEvent, to conversationID: String, inviteTag: String?, asAdmin: Bool = false) throws -> PendingJoin {
         guard let group = group(conversationID) else { throw InviteKitError(.conversationNotFound) }
-        guard group.session.state.members.contains(where: { $0.isAdmin && $0.identity == inviter.publicKey.rawRepresentation }) else {
-            throw InviteKitError(.notPermitted, underlyingCode: "not_admin")
-        }
+        guard group.group.isAdmin else { throw InviteKitError(.notPermitted, underlyingCode: "not_admin") }
         let validated = try KeyPackageValidator.validate(keyPackageEvent, now: clock())
         let joiner = try keyPackageEvent.authorKey()
-        let pending = try group.session.commit([.add(validated.keyPackage, isAdmin: asAdmin)], now: clock(), rng: rng)
+        var data: MarmotGroupData?
+        if asAdmin {
+            var d = group.group.groupData
+            if !d.admins.contains(joiner.rawRepresentation) { d.admins.append(joiner.rawRepresentation) }
+            data = d
+        }
+        let pending = try group.group.commit(adding: [validated], groupData: data, now: clock(), rng: rng)
         return PendingJoin(conversationID: conversationID, joiner: joiner, keyPackageEventID: keyPackageEvent.id,
                            inviteTag: inviteTag, commit: pending)
     }
 
     /// The Commit of `pending` was stored by `relays` (at least one): apply it and release the
-    /// gift-wrapped Welcome for the joiner. The only place InviteKit releases a Welcome.
+    /// gift-wrapped Welcome for the joiner (MIP-02). The only place InviteKit releases a Welcome.
     public func confirmPublished(_ pending: PendingJoin, acknowledgedBy relays: [String]) throws -> [NostrEvent] {
         try lock.withLock {
             guard var group = groups[pending.conversationID] else { throw InviteKitError(.conversationNotFound) }
-            let welcomes = try group.session.confirmPublished(pending.commit, acknowledgedBy: relays)
+            let welcomes = try group.group.confirmPublished(pending.commit, acknowledgedBy: relays, wrappingWelcomesFrom: inviter,
+                                                            now: clock(), rng: rng)
             groups[pending.conversationID] = group
-            return try welcomes.map {
-                try WelcomeEvent.giftWrap($0, keyPackageEventID: pending.keyPackageEventID, relays: group.relays,
-                                          from: inviter, to: pending.joiner, now: clock(), rng: rng)
+            return welcomes
+        }
+    }
+
+    // MARK: Group events
+
+    /// What one kind-445 event did to a hosted group, and the re-adds it made necessary.
+    public struct GroupReceipt: Sendable {
+        public let outcomes: [MarmotOutcome]
+        /// At most one commit re-adding, in the new epoch, every member this inviter added on a
+        /// branch that lost a commit race (MIP-03 ordering). Publish ``PendingJoin/event`` and
+        /// confirm it as for any join: only then do the joiners get their new Welcomes.
+        public let readds: [PendingJoin]
+    }
+
+    /// Feeds one kind-445 event of a hosted group (either id). When a rollback names adds this
+    /// inviter lost, their KeyPackages are added again on the winning branch.
+    public func receive(_ event: NostrEvent, conversationID: String) throws -> GroupReceipt {
+        try lock.withLock {
+            guard var hosted = Self.find(conversationID, in: groups) else { throw InviteKitError(.conversationNotFound) }
+            let outcomes = hosted.group.receive(event: event, now: clock())
+            var readds: [PendingJoin] = []
+            let lost = outcomes.flatMap { o -> [MarmotLostAdd] in
+                if case let .rolledBack(_, _, lostAdds) = o { return lostAdds }
+                return []
             }
+            let members = Set(hosted.group.state.memberIdentities)
+            var validated: [(ValidatedKeyPackage, Secp256k1.XOnlyPublicKey)] = []
+            for add in lost {
+                guard let kp = add.keyPackageEvent, let joiner = try? kp.authorKey(), !members.contains(joiner.rawRepresentation),
+                      let v = try? KeyPackageValidator.validate(kp, now: clock()) else { continue }
+                validated.append((v, joiner))
+            }
+            if !validated.isEmpty, hosted.group.isAdmin {
+                let pending = try hosted.group.commit(adding: validated.map(\.0), now: clock(), rng: rng)
+                readds = validated.map { v, joiner in
+                    PendingJoin(conversationID: hosted.conversationID, joiner: joiner, keyPackageEventID: v.event.id, inviteTag: nil, commit: pending)
+                }
+                // One commit carries every re-add; the processor confirms it once.
+                readds = Array(readds.prefix(1))
+            }
+            groups[hosted.conversationID] = hosted
+            return GroupReceipt(outcomes: outcomes, readds: readds)
         }
     }
 

@@ -1,9 +1,9 @@
 import InviteKitCrypto
 
-/// The current (legacy, private-format) engine: no serialization yet.
+/// A hosted group is stored as its Marmot group; name, tag and relays have their own columns.
 extension HostedGroup: NodeGroupEngine {
-    static var engineName: String { "invitekit-legacy" }
-    static var engineVersion: Int { 0 }
-    func serializedState() -> SecureBytes? { nil }
-    var epoch: UInt64 { session.state.epoch }
+    static var engineName: String { MarmotMLSGroup.engineName }
+    static var engineVersion: Int { MarmotMLSGroup.engineVersion }
+    func serializedState() -> SecureBytes? { group.serializedState() }
+    var epoch: UInt64 { group.epoch }
 }

@@ -20,15 +20,11 @@ extension InviteKitNode {
         return row
     }
 
-    /// The members of a group this node holds the engine state of, with their admin flag and the epoch.
+    /// The members of a group with their admin flag (MIP-01 group data), and its epoch.
     public func members(groupID: String) throws -> (members: [NodeGroupMember], epoch: UInt64) {
-        if let hosted = hostedGroup(groupID) {
-            return (hosted.session.state.members.map { NodeGroupMember(publicKey: $0.identity, isAdmin: $0.isAdmin) }, hosted.session.state.epoch)
-        }
-        if let session = memberSession(groupID) {
-            return (session.state.members.map { NodeGroupMember(publicKey: $0.identity, isAdmin: $0.isAdmin) }, session.state.epoch)
-        }
-        throw StoreError(.notFound, "group \(groupID) has no engine state in this process (the engine does not persist groups yet)")
+        guard let group = hostedGroup(groupID)?.group ?? memberGroup(groupID) else { throw StoreError(.notFound, "no group \(groupID)") }
+        let members = group.state.memberIdentities.map { NodeGroupMember(publicKey: $0, isAdmin: group.groupData.isAdmin($0)) }
+        return (members, group.epoch)
     }
 
     /// Nostr group ids (`h` tags) of every group this node can read, for the kind-445 subscription.
@@ -43,10 +39,25 @@ extension InviteKitNode {
         if try store.read({ tx in try tx.messages.contains(eventID: event.id) || tx.processedRequests.contains(wrapID: event.id) }) { return nil }
         guard let hTag = event.tags.first(where: { $0.count >= 2 && $0[0] == "h" })?[1],
               let row = try store.read({ tx in try tx.groups.all().first { $0.nostrGroupID == hTag } }) else { return nil }
-        let outcomes = try receiveInEngine(event, groupID: row.id)
         let now = currentTime()
+        let outcomes: [MarmotOutcome]
+        var state: (SecureBytes, UInt64)?
+        var hostedRow: StoredGroup?
+        if hostedGroup(row.id) != nil {
+            outcomes = try receiveHosted(event, groupID: row.id).outcomes
+            hostedRow = hostedGroup(row.id).map { storedRow(for: $0) }
+        } else if var group = memberGroup(row.id) {
+            outcomes = group.receive(event: event, now: now)
+            joinedGroup(group, groupID: row.id)
+            state = (group.serialized(), group.epoch)
+        } else {
+            return nil
+        }
         var stored: StoredMessage?
+        // The engine's new state, the message and the processed mark commit together.
         try store.write { tx in
+            if let hostedRow { try tx.groups.save(hostedRow) }
+            if let (bytes, epoch) = state { try tx.groups.updateState(id: row.id, state: bytes, epoch: epoch, now: now) }
             for case .message(let inner, _) in outcomes {
                 let m = StoredMessage(eventID: event.id, groupID: row.id, sender: Hex.decode(inner.pubkey) ?? [], createdAt: inner.createdAt,
                                       kind: inner.kind, content: inner.content, outgoing: false, status: .received)
@@ -56,22 +67,13 @@ extension InviteKitNode {
                                                                  groupID: row.id, processedAt: now))
         }
         if let stored { emit(.message(stored)) }
+        for o in outcomes {
+            if case .commitApplied(_, let added, let removed) = o {
+                for a in added { emit(.memberAdded(groupID: row.id, member: Hex.decode(a) ?? [])) }
+                for r in removed { emit(.memberRemoved(groupID: row.id, member: Hex.decode(r) ?? [])) }
+            }
+        }
         return stored
-    }
-
-    /// The engine seam for inbound group events (the one place that names the current engine).
-    private func receiveInEngine(_ event: NostrEvent, groupID: String) throws -> [GroupEventOutcome] {
-        if var hosted = hostedGroup(groupID) {
-            let outcomes = try hosted.session.receive(event: event)
-            updateHosted(hosted)
-            return outcomes
-        }
-        if var session = memberSession(groupID) {
-            let outcomes = try session.receive(event: event)
-            joinedSession(session, groupID: groupID)
-            return outcomes
-        }
-        return []
     }
 
     /// Marks a message of ours acknowledged once a relay said `OK true` for its event.
@@ -84,14 +86,16 @@ extension InviteKitNode {
     /// Sends `text` to any group this node can write to (hosted or joined).
     public func sendMessage(text: String, groupID: String) throws -> StoredMessage {
         if hostedGroup(groupID) != nil { return try send(text: text, groupID: groupID) }
-        guard let session = memberSession(groupID), let row = try store.read({ tx in try tx.groups.get(id: groupID) }) else {
-            throw StoreError(.notFound, "group \(groupID) has no engine state in this process (the engine does not persist groups yet)")
+        guard var group = memberGroup(groupID), let row = try store.read({ tx in try tx.groups.get(id: groupID) }) else {
+            throw StoreError(.notFound, "no group \(groupID)")
         }
         let now = currentTime()
-        let event = try session.message(EventTemplate(kind: 9, content: text, createdAt: now), now: now, rng: randomSource)
+        let event = try group.message(EventTemplate(kind: 9, content: text, createdAt: now), now: now, rng: randomSource)
+        joinedGroup(group, groupID: groupID)
         let message = StoredMessage(eventID: event.id, groupID: groupID, sender: publicKey.rawRepresentation, createdAt: now, kind: 9,
                                     content: text, outgoing: true, status: .pending)
         try store.write { tx in
+            try tx.groups.updateState(id: groupID, state: group.serialized(), epoch: group.epoch, now: now)
             _ = try tx.messages.insert(message)
             try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "message",
                                     relays: row.relays, now: now)
@@ -112,25 +116,27 @@ extension InviteKitNode {
     /// admin commits it. Returns the event id.
     public func leaveGroup(groupID: String) throws -> String {
         let row = try groupRow(groupID)
-        let event: NostrEvent
-        if let hosted = hostedGroup(row.id) { event = try hosted.session.leaveEvent(now: currentTime(), rng: randomSource) }
-        else if let session = memberSession(row.id) { event = try session.leaveEvent(now: currentTime(), rng: randomSource) }
-        else { throw StoreError(.notFound, "group \(groupID) has no engine state in this process (the engine does not persist groups yet)") }
+        guard var group = memberGroup(row.id) else {
+            throw StoreError(.invalidTransition, "this node hosts \(groupID) as its admin: an admin does not leave its own group")
+        }
+        let event = try group.leaveEvent(now: currentTime(), rng: randomSource)
+        joinedGroup(group, groupID: row.id)
         let now = currentTime()
         try store.write { tx in
+            try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
             try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "leave", relays: row.relays, now: now)
         }
         return event.id
     }
 
     /// A commit removing `member` (admins only), published like a join's Commit: applied after a
-    /// relay's `OK`. Needs the persisted engine (MarmotGroup), which is not wired in yet.
+    /// relay's `OK`. Not wired in yet: the node confirms only join Commits so far.
     public func removeMember(_ member: [UInt8], groupID: String) throws -> String {
-        throw StoreError(.invalidTransition, "group remove needs the RFC 9420 engine in the node (MarmotGroup), not wired in yet")
+        throw StoreError(.invalidTransition, "group remove is not wired into the node yet (it confirms only join Commits)")
     }
 
-    /// A self-update commit. Needs the persisted engine (MarmotGroup), which is not wired in yet.
+    /// A self-update commit. Not wired in yet: the node confirms only join Commits so far.
     public func selfUpdate(groupID: String) throws -> String {
-        throw StoreError(.invalidTransition, "group update needs the RFC 9420 engine in the node (MarmotGroup), not wired in yet")
+        throw StoreError(.invalidTransition, "group update is not wired into the node yet (it confirms only join Commits)")
     }
 }

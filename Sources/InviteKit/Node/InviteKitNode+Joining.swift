@@ -45,19 +45,19 @@ extension InviteKitNode {
             return true
         case .welcome:
             guard let join = active.first(where: { $0.inviter == gift.sender.rawRepresentation }) else { return false }
-            let session = try GroupSession.join(gift: gift, recipient: signingKey, store: keyPackages)
-            let groupID = Hex.encode(session.state.groupID)
+            let group = try MarmotMLSGroup.join(gift: gift, recipient: signingKey, store: keyPackages)
+            let groupID = Hex.encode(group.state.groupID)
             try store.write { tx in
                 try tx.pendingJoins.markJoined(id: join.id, groupID: groupID, now: now)
-                try tx.groups.save(StoredGroup(id: groupID, nostrGroupID: Hex.encode(session.state.nostrGroupID), name: nil,
-                                               engine: HostedGroup.engineName, engineVersion: HostedGroup.engineVersion,
-                                               state: SecureBytes(zeroedCount: 0), epoch: session.state.epoch, currentTag: nil,
+                try tx.groups.save(StoredGroup(id: groupID, nostrGroupID: Hex.encode(group.nostrGroupID), name: group.groupData.name,
+                                               engine: MarmotMLSGroup.engineName, engineVersion: MarmotMLSGroup.engineVersion,
+                                               state: group.serialized(), epoch: group.epoch, currentTag: nil,
                                                relays: join.relays, updatedAt: now))
                 _ = try tx.processedRequests.record(ProcessedRequest(rumorID: gift.rumor.id, wrapID: wrap.id, outcome: "welcome",
                                                                      groupID: groupID, processedAt: now))
             }
-            joinedSession(session, groupID: groupID)
-            emit(.joined(groupID: groupID, epoch: session.state.epoch))
+            joinedGroup(group, groupID: groupID)
+            emit(.joined(groupID: groupID, epoch: group.epoch))
             return true
         case .joinRequest, .other:
             return false

@@ -12,8 +12,8 @@ import InviteKitStore
 /// relay before it commits: the relay layer drains ``dueOutbound(now:)`` and reports back with
 /// ``eventSent(_:relay:)`` and ``relayAnswered(_:relay:accepted:message:)``.
 ///
-/// Groups: the current engine cannot serialize a `GroupSession`, so hosted groups live in memory
-/// for the life of the node; their rows keep name, tag, relays and epoch (see `NodeGroupEngine`).
+/// Groups: each row holds the group's serialized Marmot state (see `NodeGroupEngine`), saved in
+/// the transaction that changed it and read back when the node opens.
 public actor InviteKitNode {
     public nonisolated let home: StoreHome
     public nonisolated let store: Store
@@ -29,19 +29,23 @@ public actor InviteKitNode {
     private let machine: OutboundStateMachine
     private let clock: @Sendable () -> Int64
     private let rng: RandomSource
-    /// Accepted joins whose Commit waits for an `OK`, by Commit event id (in memory with the engine).
+    /// Accepted joins whose Commit waits for an `OK`, by Commit event id.
     private var pendingJoins: [String: PendingJoin] = [:]
-    /// Groups this node joined as a member (in memory with the engine).
-    private var memberSessions: [String: GroupSession] = [:]
+    /// Groups this node joined as a member.
+    private var memberGroups: [String: MarmotMLSGroup] = [:]
 
     var signingKey: Secp256k1.PrivateKey { key }
     var randomSource: RandomSource { rng }
     func currentTime() -> Int64 { clock() }
     func emit(_ event: NodeEvent) { continuation.yield(event) }
-    func joinedSession(_ session: GroupSession, groupID: String) { memberSessions[groupID] = session }
-    func updateHosted(_ group: HostedGroup) { processor.update(group.conversationID, session: group.session) }
-    /// A group joined as a member during this run.
-    public func memberSession(_ groupID: String) -> GroupSession? { memberSessions[groupID] }
+    func joinedGroup(_ group: MarmotMLSGroup, groupID: String) { memberGroups[groupID] = group }
+    /// A group joined as a member (also before a restart).
+    public func memberGroup(_ groupID: String) -> MarmotMLSGroup? { memberGroups[groupID] }
+    /// A hosted group's kind-445 event through the processor (it re-adds joiners a commit race lost).
+    func receiveHosted(_ event: NostrEvent, groupID: String) throws -> JoinRequestProcessor.GroupReceipt {
+        try processor.receive(event, conversationID: groupID)
+    }
+    func storedRow(for group: HostedGroup) -> StoredGroup { row(for: group) }
 
     /// Creates the identity of a new home: the key file (0600, written first), then the identity
     /// row and default relays in one transaction. `secret` imports a key; otherwise a new one.
@@ -93,6 +97,14 @@ public actor InviteKitNode {
         self.consumedTags = tags
         self.processor = JoinRequestProcessor(inviter: key, consumedTags: tags, clock: clock, rng: rng)
         (events, continuation) = AsyncStream.makeStream(of: NodeEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        for row in try store.read({ tx in try tx.groups.all() }) {
+            let group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
+            if let tag = row.currentTag, group.isAdmin {
+                processor.host(HostedGroup(group: group, currentTag: tag, relays: row.relays, name: row.name))
+            } else {
+                memberGroups[row.id] = group
+            }
+        }
     }
 
     /// What `invitekit id` prints, read without taking the lock (a node may be serving).
@@ -113,15 +125,13 @@ public actor InviteKitNode {
 
     /// Creates a group with this node as its admin and stores its row.
     public func createGroup(name: String?, relays: [String]? = nil) throws -> HostedGroup {
-        let state = try GroupState.create(identity: publicKey.rawRepresentation, rng: rng)
-        let group = HostedGroup(session: GroupSession(state: state), currentTag: InviteTag.generate(using: rng),
-                                relays: try relays ?? defaultRelays(), name: name)
+        let group = try HostedGroup.create(creator: key, name: name, relays: try relays ?? defaultRelays(), now: clock(), rng: rng)
         try store.write { tx in try tx.groups.save(row(for: group)) }
         processor.host(group)
         return group
     }
 
-    /// Hosted groups of this run (see the type's note on the current engine).
+    /// A hosted group (created in this run or before a restart).
     public func hostedGroup(_ id: String) -> HostedGroup? { processor.group(id) }
 
     /// Rotates a group's invite tag: every earlier invite is refused from now on.
@@ -210,12 +220,14 @@ public actor InviteKitNode {
 
     /// Encrypts `text` for the group, stores it (`pending`) and queues its event, in one transaction.
     public func send(text: String, groupID: String) throws -> StoredMessage {
-        guard let group = processor.group(groupID) else { throw StoreError(.notFound, "no hosted group \(groupID)") }
+        guard var group = processor.group(groupID) else { throw StoreError(.notFound, "no hosted group \(groupID)") }
         let now = clock()
-        let event = try group.session.message(EventTemplate(kind: 9, content: text, createdAt: now), now: now, rng: rng)
+        let event = try group.group.message(EventTemplate(kind: 9, content: text, createdAt: now), now: now, rng: rng)
+        processor.update(groupID, group: group.group)
         let message = StoredMessage(eventID: event.id, groupID: groupID, sender: publicKey.rawRepresentation, createdAt: now, kind: 9,
                                     content: text, outgoing: true, status: .pending)
         try store.write { tx in
+            try tx.groups.save(row(for: group))
             try tx.messages.insert(message)
             try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "message",
                                     relays: group.relays, now: now)
