@@ -148,8 +148,56 @@ final class NodeGroupProcessTests: XCTestCase {
         XCTAssertEqual(count(group, in: list.output), 1, list.output)
     }
 
-    func testHistoryAndMembersSurviveRestart() throws {
-        throw XCTSkip("needs the persisted group engine (MarmotGroup<MLSGroupState> state bytes in groups.state, branch switch): "
-                      + "with the legacy engine a restarted serve has no group to read, send to, list members of or revoke")
+    func testGroupFromCommandsHistoryMembersAndRevocationSurviveKill9() throws {
+        for name in ["ada", "dee", "fay"] { XCTAssertEqual(try run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
+        let made = try run(["group", "new", "--home", home("ada"), "--name", "club"])
+        XCTAssertEqual(made.status, 0, made.output)
+        let group = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let url = try run(["invite", "create", "--home", home("ada"), "--group", group, "--single-use", "--expires-in", "600"]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let reusable = try run(["invite", "create", "--home", home("ada"), "--group", group]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(url.hasPrefix("http") && reusable.hasPrefix("http"), url + reusable)
+
+        var (serve, _) = try start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        let dee = try run(["join", "--home", home("dee"), url, "--timeout", "45"])
+        XCTAssertEqual(dee.status, 0, dee.output)
+        let (_, deeServe) = try start(["serve", "--home", home("dee"), "--interval", "0.3"])
+        XCTAssertTrue(waitFor { deeServe.text.contains("serving on") }, deeServe.text)
+
+        let members = try run(["group", "members", "--home", home("ada"), "--group", group, "--json"])
+        XCTAssertEqual(members.status, 0, members.output)
+        XCTAssertEqual(count("\"npub\"", in: members.output), 2, members.output)
+        XCTAssertEqual(count("\"admin\":\"true\"", in: members.output), 1, members.output)
+        XCTAssertTrue(members.output.contains("\"epoch\":\"1\""), members.output)
+
+        XCTAssertEqual(try run(["group", "send", "--home", home("dee"), "--group", group, "one"]).status, 0)
+        XCTAssertEqual(try run(["group", "send", "--home", home("ada"), "--group", group, "two"]).status, 0)
+        XCTAssertTrue(try waitFor { try run(["group", "read", "--home", home("ada"), "--group", group]).output.contains("one") })
+        XCTAssertTrue(try waitFor { try run(["group", "read", "--home", home("dee"), "--group", group]).output.contains("two") })
+        XCTAssertEqual(try run(["invite", "revoke", "--home", home("ada"), "--group", group]).status, 0)
+        let before = try run(["group", "read", "--home", home("ada"), "--group", group, "--json"]).output
+
+        // kill -9, restart: the subscription brings every stored kind-445 event again.
+        kill(serve.processIdentifier, SIGKILL)
+        XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 10))
+        let restarted: ProcessOutput
+        (serve, restarted) = try start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        XCTAssertTrue(waitFor { restarted.text.contains("serving on") }, restarted.text)
+        Thread.sleep(forTimeInterval: 3)
+        let after = try run(["group", "read", "--home", home("ada"), "--group", group, "--json"]).output
+        XCTAssertEqual(after, before)
+        XCTAssertEqual(count("\"content\":\"one\"", in: after), 1, after)
+        XCTAssertFalse(restarted.text.contains("join request"), restarted.text)
+        XCTAssertFalse(restarted.text.contains("published"), restarted.text)
+
+        // The restored group still sends, and dee reads it.
+        let three = try run(["group", "send", "--home", home("ada"), "--group", group, "three"])
+        XCTAssertEqual(three.status, 0, three.output)
+        XCTAssertTrue(three.output.hasPrefix("acked "), three.output)
+        XCTAssertTrue(try waitFor { try run(["group", "read", "--home", home("dee"), "--group", group]).output.contains("three") })
+
+        // The revoked invite is refused after the restart.
+        let fay = try run(["join", "--home", home("fay"), reusable, "--timeout", "30"])
+        XCTAssertEqual(fay.status, 3, fay.output)
     }
 }

@@ -140,3 +140,14 @@ extension InviteKitNode {
         throw StoreError(.invalidTransition, "group update is not wired into the node yet (it confirms only join Commits)")
     }
 }
+
+extension InviteKitNode {
+    /// ``members(groupID:)`` read from the stored engine state without the home's lock, for
+    /// `group members` while `serve` runs.
+    public static func storedMembers(home: StoreHome, group anyID: String) throws -> (members: [NodeGroupMember], epoch: UInt64) {
+        let store = try Store.open(path: home.databasePath)
+        guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw StoreError(.notFound, "no group \(anyID)") }
+        let group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
+        return (group.state.memberIdentities.map { NodeGroupMember(publicKey: $0, isAdmin: group.groupData.isAdmin($0)) }, group.epoch)
+    }
+}

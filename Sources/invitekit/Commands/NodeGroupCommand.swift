@@ -50,15 +50,14 @@ struct NodeGroupCommand: AsyncParsableCommand {
     }
 
     struct Members: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "members", abstract: "List a group's members with their admin flag, and its epoch.")
+        static let configuration = CommandConfiguration(commandName: "members", abstract: "List a group's members with their admin flag, and its epoch (read only: works while serve runs).")
         @OptionGroup var options: HomeOptions
         @Option(help: "The group id.") var group: String
 
         func run() async throws {
             try await runReportingErrors {
-                let node = try InviteKitNode(home: options.resolved)
-                let row = try await node.groupRow(group)
-                let (members, epoch) = try await node.members(groupID: row.id)
+                // The stored state is current after every transaction, so no lock is needed.
+                let (members, epoch) = try InviteKitNode.storedMembers(home: options.resolved, group: group)
                 for m in members {
                     let npub = NodeOutput.npub(m.publicKey)
                     NodeOutput.emit(options.json, ["npub": npub, "admin": m.isAdmin ? "true" : "false", "epoch": "\(epoch)"],
