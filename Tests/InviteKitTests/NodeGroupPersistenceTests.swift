@@ -1,0 +1,46 @@
+import XCTest
+import Foundation
+import InviteKitTestSupport
+@testable import InviteKit
+
+/// A node's groups are stored as their serialized Marmot state and survive a restart.
+final class NodeGroupPersistenceTests: XCTestCase {
+    private var directory: String!
+
+    override func setUp() {
+        directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-node-\(UUID().uuidString)")
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+
+    func testHostedGroupSurvivesARestart() async throws {
+        let now: Int64 = 1_700_000_000
+        let home = StoreHome(directory: directory)
+        try InviteKitNode.initialize(home: home, relays: ["ws://relay.test"], rng: SeededRandom(seed: 1))
+        var node: InviteKitNode? = try InviteKitNode(home: home, clock: { now }, rng: SeededRandom(seed: 2))
+        let group = try await node!.createGroup(name: "book club")
+        _ = try await node!.send(text: "before", groupID: group.conversationID)
+        let row = try XCTUnwrap(try node!.store.read { tx in try tx.groups.get(id: group.conversationID) })
+        XCTAssertEqual(row.engine, "marmot-mls")
+        XCTAssertEqual(row.engineVersion, 1)
+        XCTAssertGreaterThan(row.state.count, 0)
+
+        await node!.shutdown()
+        node = nil
+        let restarted = try InviteKitNode(home: home, clock: { now }, rng: SeededRandom(seed: 3))
+        let found = await restarted.hostedGroup(group.conversationID)
+        let back = try XCTUnwrap(found)
+        XCTAssertEqual(back.nostrGroupID, group.nostrGroupID)
+        XCTAssertEqual(back.currentTag, group.currentTag)
+        XCTAssertEqual(back.name, "book club")
+        XCTAssertEqual(back.group.epoch, group.group.epoch)
+        XCTAssertTrue(back.group.isAdmin)
+        let sent = try await restarted.send(text: "after", groupID: group.conversationID)
+        XCTAssertEqual(sent.content, "after")
+    }
+
+    func testAStateOfAnotherEngineIsRefused() {
+        XCTAssertThrowsError(try MarmotMLSGroup.restore(engine: "invitekit-legacy", version: 0, state: SecureBytes(zeroedCount: 0)))
+        XCTAssertThrowsError(try MarmotMLSGroup.restore(engine: "marmot-mls", version: 1, state: SecureBytes(copying: [1, 2, 3])))
+    }
+}
