@@ -148,6 +148,24 @@ final class NodeGroupProcessTests: XCTestCase {
         XCTAssertEqual(count(group, in: list.output), 1, list.output)
     }
 
+    func testKillAfterCommitPublishedBeforeItsOKJoinsOnce() throws {
+        throw XCTSkip("""
+            known gap: the accepted join's MarmotPendingCommit lives only in InviteKitNode.pendingJoins (memory); \
+            pending_commits stores an empty payload. After a kill between the relay storing the Commit and the node \
+            recording its OK, the restarted serve re-sends the Commit, gets OK, finds no PendingJoin and never releases \
+            the Welcome: the joiner times out (exit 4). Needs the engine's pending commit serialized into pending_commits.payload.
+            """)
+        for name in ["ada", "dee"] { XCTAssertEqual(try run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
+        let (serve, _, url, _) = try serveNewGroup(singleUse: true, env: ["INVITEKIT_FAILPOINT": "node.flush.before_commit_ok"])
+        let (join, joinOut) = try start(["join", "--home", home("dee"), url, "--timeout", "40"])
+        XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 45), "serve did not reach the fail point")
+        XCTAssertEqual(serve.terminationStatus, SIGKILL)
+        _ = try start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        XCTAssertTrue(RelayProcess.waitForExit(join, timeout: 60), joinOut.text)
+        XCTAssertEqual(join.terminationStatus, 0, joinOut.text)
+        XCTAssertEqual(count("joined group", in: joinOut.text), 1, joinOut.text)
+    }
+
     func testGroupFromCommandsHistoryMembersAndRevocationSurviveKill9() throws {
         for name in ["ada", "dee", "fay"] { XCTAssertEqual(try run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
         let made = try run(["group", "new", "--home", home("ada"), "--name", "club"])

@@ -151,3 +151,27 @@ extension InviteKitNode {
         return (group.state.memberIdentities.map { NodeGroupMember(publicKey: $0, isAdmin: group.groupData.isAdmin($0)) }, group.epoch)
     }
 }
+
+extension InviteKitNode {
+    /// Tops the unused KeyPackages up to ``keyPackageLowWater`` (MIP-00): each new one's private
+    /// part and its kind-30443 event in `outbound` commit together, so none is published without
+    /// its private part. Returns how many were made.
+    @discardableResult
+    public func replenishKeyPackages() throws -> Int {
+        let relays = try defaultRelays()
+        guard !relays.isEmpty else { return 0 }
+        let missing = Self.keyPackageLowWater - (try unusedKeyPackages())
+        guard missing > 0 else { return 0 }
+        let now = currentTime()
+        for _ in 0..<missing {
+            let (event, bundle) = try KeyPackageEvent.create(nostrKey: signingKey, relays: relays, lastResort: false, now: now, rng: randomSource)
+            try store.write { tx in
+                try tx.keyPackages.save(reference: bundle.reference, eventID: event.id, bundle: bundle.privateSerialization(),
+                                        lastResort: bundle.keyPackage.isLastResort, now: now)
+                try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "key_package",
+                                        relays: relays, now: now)
+            }
+        }
+        return missing
+    }
+}

@@ -43,6 +43,9 @@ struct NodeServeCommand: AsyncParsableCommand {
             while !stop.isSet {
                 // kind-445 events arrive on a live subscription; renewed when the set of groups changes.
                 await groupFeed.refresh()
+                if let made = try? await node.replenishKeyPackages(), made > 0 {
+                    line(["event": "key_packages", "made": "\(made)"], text: "made \(made) KeyPackage(s) (keeping \(InviteKitNode.keyPackageLowWater) unused)")
+                }
                 let handed = await NodeInbox.drain(node, home: node.home)
                 if handed > 0 { line(["event": "inbox", "requests": "\(handed)"], text: "took \(handed) request(s) from the inbox") }
                 if let duration, ContinuousClock.now - started > .milliseconds(Int(duration * 1000)) { break }
