@@ -19,5 +19,7 @@ enum CommandRegistry {
         NodeIDCommand.self,
         NodeServeCommand.self,
         NodeJoinCommand.self,
+        NodeGroupCommand.self,
+        NodeInviteCommand.self,
     ]
 }

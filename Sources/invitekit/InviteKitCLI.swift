@@ -16,7 +16,7 @@ struct InviteKitCLI: AsyncParsableCommand {
     static func main() async {
         StdIO.prepareDescriptors()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(NodeCommandRouting.route(Array(CommandLine.arguments.dropFirst())))
             if var async = command as? AsyncParsableCommand { try await async.run() } else { try command.run() }
         } catch {
             let code = exitCode(for: error)

@@ -22,10 +22,15 @@ extension InviteKitNode {
                 }
                 for delivery in entry.deliveries {
                     guard let connection = connections.first(where: { $0.url == delivery.relay }) else { continue }
+                    // The Commit is acknowledged and its Welcome queued (one committed transaction); the Welcome is not yet written.
+                    if entry.purpose == "welcome" { FailPoint.hit("node.flush.before_welcome") }
                     try eventSent(entry.eventID, relay: delivery.relay)
                     writes += 1
                     progressed = true
-                    switch await connection.publish(event, timeout: timeout) {
+                    let outcome = await connection.publish(event, timeout: timeout)
+                    // The relay has the Commit; its `OK` is not recorded yet.
+                    if entry.purpose == "commit" { FailPoint.hit("node.flush.before_commit_ok") }
+                    switch outcome {
                     case .accepted(let ok):
                         try relayAnswered(entry.eventID, relay: delivery.relay, accepted: true, message: ok.message)
                     case .rejected(let ok):

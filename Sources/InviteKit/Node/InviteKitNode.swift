@@ -41,6 +41,11 @@ public actor InviteKitNode {
     func joinedGroup(_ group: MarmotMLSGroup, groupID: String) { memberGroups[groupID] = group }
     /// A group joined as a member (also before a restart).
     public func memberGroup(_ groupID: String) -> MarmotMLSGroup? { memberGroups[groupID] }
+    /// A hosted group's kind-445 event through the processor (it re-adds joiners a commit race lost).
+    func receiveHosted(_ event: NostrEvent, groupID: String) throws -> JoinRequestProcessor.GroupReceipt {
+        try processor.receive(event, conversationID: groupID)
+    }
+    func storedRow(for group: HostedGroup) -> StoredGroup { row(for: group) }
 
     /// Creates the identity of a new home: the key file (0600, written first), then the identity
     /// row and default relays in one transaction. `secret` imports a key; otherwise a new one.
@@ -293,6 +298,7 @@ public actor InviteKitNode {
                 emitted.append(.commitRolledBack(groupID: waiting.groupID, commitEventID: eventID))
             }
         }
+        if accepted { try messageAcknowledged(eventID) }
         for e in emitted {
             if case .memberAdded = e { pendingJoins[eventID] = nil }
             if case .commitRolledBack = e { pendingJoins[eventID] = nil }

@@ -7,7 +7,8 @@ import InviteKitStore
 /// (exit 0), refused (exit 3, with the user-facing reason) or timed out (exit 4).
 struct NodeJoinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "join", abstract: "Join a group through a signed invite URL and wait for the answer.")
-    @Argument(help: "The invite URL.") var url: String
+    @Argument(help: "The invite URL (not with --resume).") var url: String?
+    @Flag(help: "Wait for the answer to the latest pending join instead of starting one.") var resume = false
     @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
     @Option(help: "Give up after S seconds (exit 4).") var timeout: Double = 120
     @Flag(help: "Send the request and return at once.") var noWait = false
@@ -16,7 +17,16 @@ struct NodeJoinCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let node = try InviteKitNode(home: StoreHome.resolve(home))
-            let join = try await node.startJoin(invite: url)
+            let join: PendingJoinRecord
+            if resume {
+                guard let latest = try node.store.read({ tx in try tx.pendingJoins.active() }).max(by: { $0.createdAt < $1.createdAt }) else {
+                    throw CLIFailure("no pending join to resume")
+                }
+                join = latest
+            } else {
+                guard let url else { throw CLIFailure("give the invite URL, or --resume", exitCode: 64) }
+                join = try await node.startJoin(invite: url)
+            }
             let pool = RelayPool(urls: join.relays)
             defer { Task { await pool.close() } }
             try await node.flushOutbound(to: pool.relays)

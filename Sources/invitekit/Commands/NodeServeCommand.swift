@@ -39,7 +39,15 @@ struct NodeServeCommand: AsyncParsableCommand {
             }
             line(["event": "serving", "relays": relays.joined(separator: " ")], text: "serving on \(relays.joined(separator: " ")) (Ctrl-C stops)")
             let started = ContinuousClock.now
+            let groupFeed = NodeGroupFeed(node: node, pool: pool)
             while !stop.isSet {
+                // kind-445 events arrive on a live subscription; renewed when the set of groups changes.
+                await groupFeed.refresh()
+                if let made = try? await node.replenishKeyPackages(), made > 0 {
+                    line(["event": "key_packages", "made": "\(made)"], text: "made \(made) KeyPackage(s) (keeping \(InviteKitNode.keyPackageLowWater) unused)")
+                }
+                let handed = await NodeInbox.drain(node, home: node.home)
+                if handed > 0 { line(["event": "inbox", "requests": "\(handed)"], text: "took \(handed) request(s) from the inbox") }
                 if let duration, ContinuousClock.now - started > .milliseconds(Int(duration * 1000)) { break }
                 do {
                     try await node.catchUp(pool: pool, timeout: .seconds(5))
@@ -52,6 +60,7 @@ struct NodeServeCommand: AsyncParsableCommand {
                 }
                 try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
             }
+            await groupFeed.stop()
             await node.shutdown()
             await printer.value
             await pool.close()

@@ -1,0 +1,177 @@
+import InviteKitCrypto
+import InviteKitMLS
+import InviteKitNostr
+import InviteKitStore
+
+/// One member of a group as `group members` shows it.
+public struct NodeGroupMember: Sendable, Hashable {
+    /// The x-only Nostr public key.
+    public let publicKey: [UInt8]
+    public let isAdmin: Bool
+}
+
+extension InviteKitNode {
+    /// Every group this node hosts or joined, from the store (works while `serve` runs elsewhere).
+    public func groupRows() throws -> [StoredGroup] { try store.read { tx in try tx.groups.all() } }
+
+    /// A group's row by conversation id, Nostr group id, or a unique prefix of either.
+    public func groupRow(_ anyID: String) throws -> StoredGroup {
+        guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw StoreError(.notFound, "no group \(anyID)") }
+        return row
+    }
+
+    /// The members of a group with their admin flag (MIP-01 group data), and its epoch.
+    public func members(groupID: String) throws -> (members: [NodeGroupMember], epoch: UInt64) {
+        guard let group = hostedGroup(groupID)?.group ?? memberGroup(groupID) else { throw StoreError(.notFound, "no group \(groupID)") }
+        let members = group.state.memberIdentities.map { NodeGroupMember(publicKey: $0, isAdmin: group.groupData.isAdmin($0)) }
+        return (members, group.epoch)
+    }
+
+    /// Nostr group ids (`h` tags) of every group this node can read, for the kind-445 subscription.
+    public func subscribedGroupTags() throws -> [String] { try groupRows().map(\.nostrGroupID) }
+
+    /// One kind-445 event of a group (MIP-03), decided once: an event already in the history (our
+    /// own message or commit echoed by a relay, or one seen before a restart) is skipped by id
+    /// before the engine sees it. A received message is stored in the same transaction as its
+    /// processed mark. Returns the stored message, if the event carried one.
+    @discardableResult
+    public func handleGroupEvent(_ event: NostrEvent) throws -> StoredMessage? {
+        if try store.read({ tx in try tx.messages.contains(eventID: event.id) || tx.processedRequests.contains(wrapID: event.id) }) { return nil }
+        guard let hTag = event.tags.first(where: { $0.count >= 2 && $0[0] == "h" })?[1],
+              let row = try store.read({ tx in try tx.groups.all().first { $0.nostrGroupID == hTag } }) else { return nil }
+        let now = currentTime()
+        let outcomes: [MarmotOutcome]
+        var state: (SecureBytes, UInt64)?
+        var hostedRow: StoredGroup?
+        if hostedGroup(row.id) != nil {
+            outcomes = try receiveHosted(event, groupID: row.id).outcomes
+            hostedRow = hostedGroup(row.id).map { storedRow(for: $0) }
+        } else if var group = memberGroup(row.id) {
+            outcomes = group.receive(event: event, now: now)
+            joinedGroup(group, groupID: row.id)
+            state = (group.serialized(), group.epoch)
+        } else {
+            return nil
+        }
+        var stored: StoredMessage?
+        // The engine's new state, the message and the processed mark commit together.
+        try store.write { tx in
+            if let hostedRow { try tx.groups.save(hostedRow) }
+            if let (bytes, epoch) = state { try tx.groups.updateState(id: row.id, state: bytes, epoch: epoch, now: now) }
+            for case .message(let inner, _) in outcomes {
+                let m = StoredMessage(eventID: event.id, groupID: row.id, sender: Hex.decode(inner.pubkey) ?? [], createdAt: inner.createdAt,
+                                      kind: inner.kind, content: inner.content, outgoing: false, status: .received)
+                if try tx.messages.insert(m) { stored = m }
+            }
+            _ = try tx.processedRequests.record(ProcessedRequest(rumorID: event.id, wrapID: event.id, outcome: "group_event",
+                                                                 groupID: row.id, processedAt: now))
+        }
+        if let stored { emit(.message(stored)) }
+        for o in outcomes {
+            if case .commitApplied(_, let added, let removed) = o {
+                for a in added { emit(.memberAdded(groupID: row.id, member: Hex.decode(a) ?? [])) }
+                for r in removed { emit(.memberRemoved(groupID: row.id, member: Hex.decode(r) ?? [])) }
+            }
+        }
+        return stored
+    }
+
+    /// Marks a message of ours acknowledged once a relay said `OK true` for its event.
+    func messageAcknowledged(_ eventID: String) throws {
+        try store.write { tx in
+            if let m = try tx.messages.get(eventID: eventID), m.outgoing, m.status != .acked { try tx.messages.setStatus(eventID: eventID, .acked) }
+        }
+    }
+
+    /// Sends `text` to any group this node can write to (hosted or joined).
+    public func sendMessage(text: String, groupID: String) throws -> StoredMessage {
+        if hostedGroup(groupID) != nil { return try send(text: text, groupID: groupID) }
+        guard var group = memberGroup(groupID), let row = try store.read({ tx in try tx.groups.get(id: groupID) }) else {
+            throw StoreError(.notFound, "no group \(groupID)")
+        }
+        let now = currentTime()
+        let event = try group.message(EventTemplate(kind: 9, content: text, createdAt: now), now: now, rng: randomSource)
+        joinedGroup(group, groupID: groupID)
+        let message = StoredMessage(eventID: event.id, groupID: groupID, sender: publicKey.rawRepresentation, createdAt: now, kind: 9,
+                                    content: text, outgoing: true, status: .pending)
+        try store.write { tx in
+            try tx.groups.updateState(id: groupID, state: group.serialized(), epoch: group.epoch, now: now)
+            _ = try tx.messages.insert(message)
+            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "message",
+                                    relays: row.relays, now: now)
+        }
+        emit(.message(message))
+        return message
+    }
+
+    /// Unused KeyPackages left; `serve` publishes more below ``keyPackageLowWater``.
+    public func unusedKeyPackages() throws -> Int { try store.read { tx in try tx.keyPackages.countUnused() } }
+
+    /// `serve` keeps at least this many unused KeyPackages published.
+    public static var keyPackageLowWater: Int { 3 }
+}
+
+extension InviteKitNode {
+    /// Queues this member's leave request (a SelfRemove proposal) for the group's relays; an
+    /// admin commits it. Returns the event id.
+    public func leaveGroup(groupID: String) throws -> String {
+        let row = try groupRow(groupID)
+        guard var group = memberGroup(row.id) else {
+            throw StoreError(.invalidTransition, "this node hosts \(groupID) as its admin: an admin does not leave its own group")
+        }
+        let event = try group.leaveEvent(now: currentTime(), rng: randomSource)
+        joinedGroup(group, groupID: row.id)
+        let now = currentTime()
+        try store.write { tx in
+            try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
+            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "leave", relays: row.relays, now: now)
+        }
+        return event.id
+    }
+
+    /// A commit removing `member` (admins only), published like a join's Commit: applied after a
+    /// relay's `OK`. Not wired in yet: the node confirms only join Commits so far.
+    public func removeMember(_ member: [UInt8], groupID: String) throws -> String {
+        throw StoreError(.invalidTransition, "group remove is not wired into the node yet (it confirms only join Commits)")
+    }
+
+    /// A self-update commit. Not wired in yet: the node confirms only join Commits so far.
+    public func selfUpdate(groupID: String) throws -> String {
+        throw StoreError(.invalidTransition, "group update is not wired into the node yet (it confirms only join Commits)")
+    }
+}
+
+extension InviteKitNode {
+    /// ``members(groupID:)`` read from the stored engine state without the home's lock, for
+    /// `group members` while `serve` runs.
+    public static func storedMembers(home: StoreHome, group anyID: String) throws -> (members: [NodeGroupMember], epoch: UInt64) {
+        let store = try Store.open(path: home.databasePath)
+        guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw StoreError(.notFound, "no group \(anyID)") }
+        let group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
+        return (group.state.memberIdentities.map { NodeGroupMember(publicKey: $0, isAdmin: group.groupData.isAdmin($0)) }, group.epoch)
+    }
+}
+
+extension InviteKitNode {
+    /// Tops the unused KeyPackages up to ``keyPackageLowWater`` (MIP-00): each new one's private
+    /// part and its kind-30443 event in `outbound` commit together, so none is published without
+    /// its private part. Returns how many were made.
+    @discardableResult
+    public func replenishKeyPackages() throws -> Int {
+        let relays = try defaultRelays()
+        guard !relays.isEmpty else { return 0 }
+        let missing = Self.keyPackageLowWater - (try unusedKeyPackages())
+        guard missing > 0 else { return 0 }
+        let now = currentTime()
+        for _ in 0..<missing {
+            let (event, bundle) = try KeyPackageEvent.create(nostrKey: signingKey, relays: relays, lastResort: false, now: now, rng: randomSource)
+            try store.write { tx in
+                try tx.keyPackages.save(reference: bundle.reference, eventID: event.id, bundle: bundle.privateSerialization(),
+                                        lastResort: bundle.keyPackage.isLastResort, now: now)
+                try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "key_package",
+                                        relays: relays, now: now)
+            }
+        }
+        return missing
+    }
+}

@@ -1,0 +1,179 @@
+import ArgumentParser
+import Foundation
+import InviteKit
+import InviteKitStore
+
+/// `invitekit group … --group ID`: a node's groups, kept in its home (PROTOCOL §11). The stateless
+/// `group … --state FILE` commands are another family; `NodeCommandRouting` sends each form to
+/// its command, so both are spelled `invitekit group …`.
+struct NodeGroupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "node-group",
+        abstract: "A node's groups (reached as `invitekit group new|list|members|read`, or any `group` command with --group ID).",
+        subcommands: [New.self, List.self, Members.self, Send.self, Read.self, Remove.self, Leave.self, Update.self])
+
+    /// `--home` and `--json`, on every node command.
+    struct HomeOptions: ParsableArguments {
+        @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+        @Flag(help: "Print JSON.") var json = false
+        var resolved: StoreHome { StoreHome.resolve(home) }
+    }
+
+    struct New: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "new", abstract: "Create a group with this node as its admin; print its id.")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The group's name.") var name: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let node = try InviteKitNode(home: options.resolved)
+                let group = try await node.createGroup(name: name)
+                NodeOutput.emit(options.json, ["group": group.conversationID, "nostr_group_id": group.nostrGroupID, "name": name],
+                                text: group.conversationID)
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List this node's groups (read only: works while serve runs).")
+        @OptionGroup var options: HomeOptions
+
+        func run() async throws {
+            try await runReportingErrors {
+                let rows = try NodeOutput.readStore(options.resolved) { tx in try tx.groups.all() }
+                for g in rows {
+                    NodeOutput.emit(options.json, ["group": g.id, "nostr_group_id": g.nostrGroupID, "name": g.name ?? "", "epoch": "\(g.epoch)"],
+                                    text: "\(g.id)  epoch \(g.epoch)  \(g.name ?? "(unnamed)")")
+                }
+            }
+        }
+    }
+
+    struct Members: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "members", abstract: "List a group's members with their admin flag, and its epoch (read only: works while serve runs).")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The group id.") var group: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                // The stored state is current after every transaction, so no lock is needed.
+                let (members, epoch) = try InviteKitNode.storedMembers(home: options.resolved, group: group)
+                for m in members {
+                    let npub = NodeOutput.npub(m.publicKey)
+                    NodeOutput.emit(options.json, ["npub": npub, "admin": m.isAdmin ? "true" : "false", "epoch": "\(epoch)"],
+                                    text: "\(npub)\(m.isAdmin ? "  admin" : "")  epoch \(epoch)")
+                }
+            }
+        }
+    }
+
+    struct Send: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "send", abstract: "Send a message; print its delivery status once a relay acknowledged it.")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The group id.") var group: String
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
+        @Argument(help: "The message.") var text: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let home = options.resolved
+                let eventID: String
+                do {
+                    let node = try InviteKitNode(home: home)
+                    let row = try await node.groupRow(group)
+                    let message = try await node.sendMessage(text: text, groupID: row.id)
+                    let pool = RelayPool(urls: row.relays)
+                    try await node.flushOutbound(to: pool.relays)
+                    await pool.close()
+                    eventID = message.eventID
+                } catch let e as StoreError where e.code == .locked {
+                    // `serve` owns this home's groups: hand the message to it and watch the store.
+                    eventID = try await NodeInbox.submit(home: home, .send(group: group, text: text), timeout: timeout)
+                }
+                let status = try await NodeOutput.waitForDelivery(home: home, eventID: eventID, timeout: timeout)
+                NodeOutput.emit(options.json, ["event": eventID, "status": status.rawValue], text: "\(status.rawValue) \(eventID)")
+                if status != .acked { throw CLIFailure("not acknowledged by any relay (\(status.rawValue))", exitCode: 4) }
+            }
+        }
+    }
+
+    struct Read: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "read", abstract: "Print a group's history in order (sender npub, time, status); --follow keeps printing.")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The group id.") var group: String
+        @Flag(help: "Keep printing new messages until interrupted.") var follow = false
+        @Option(help: "Seconds between checks with --follow.") var interval: Double = 0.5
+
+        func run() async throws {
+            try await runReportingErrors {
+                let home = options.resolved
+                let row = try NodeOutput.readStore(home) { tx in try tx.groups.find(group) }
+                guard let row else { throw CLIFailure("no group \(group)") }
+                var after: (createdAt: Int64, eventID: String)?
+                repeat {
+                    let page = try NodeOutput.readStore(home) { tx in try tx.messages.history(groupID: row.id, after: after, limit: 500) }
+                    for m in page {
+                        let npub = NodeOutput.npub(m.sender)
+                        NodeOutput.emit(options.json, ["event": m.eventID, "sender": npub, "created_at": "\(m.createdAt)", "status": m.status.rawValue,
+                                                       "content": m.content],
+                                        text: "\(NodeOutput.time(m.createdAt))  \(npub)  [\(m.status.rawValue)]  \(m.content)")
+                        after = (m.createdAt, m.eventID)
+                    }
+                    if follow && page.isEmpty { try await Task.sleep(for: .milliseconds(Int(interval * 1000))) }
+                } while follow
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a member (admins only).")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The group id.") var group: String
+        @Option(help: "The member's npub1… or hex key.") var member: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let key = try NostrKeys.parsePublicKey(member)
+                let node = try InviteKitNode(home: options.resolved)
+                let row = try await node.groupRow(group)
+                let id = try await node.removeMember(key.rawRepresentation, groupID: row.id)
+                try await NodeOutput.flush(node, relays: row.relays)
+                NodeOutput.emit(options.json, ["event": id, "status": "queued"], text: "remove commit \(id) queued")
+            }
+        }
+    }
+
+    struct Leave: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "leave", abstract: "Ask to leave the group (an admin commits it).")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The group id.") var group: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let node = try InviteKitNode(home: options.resolved)
+                let row = try await node.groupRow(group)
+                let id = try await node.leaveGroup(groupID: row.id)
+                try await NodeOutput.flush(node, relays: row.relays)
+                NodeOutput.emit(options.json, ["event": id, "status": "queued"], text: "leave request \(id) queued")
+            }
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "update", abstract: "Rotate this member's keys (a self-update commit).")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The group id.") var group: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let node = try InviteKitNode(home: options.resolved)
+                let row = try await node.groupRow(group)
+                let id = try await node.selfUpdate(groupID: row.id)
+                try await NodeOutput.flush(node, relays: row.relays)
+                NodeOutput.emit(options.json, ["event": id, "status": "queued"], text: "update commit \(id) queued")
+            }
+        }
+    }
+}
