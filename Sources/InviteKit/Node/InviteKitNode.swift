@@ -105,6 +105,14 @@ public actor InviteKitNode {
                 memberGroups[row.id] = group
             }
         }
+        // A Commit stored by a relay just before a crash is confirmed by the OK that a re-send
+        // gets after the restart, so the engine's pending commit comes back from its row.
+        for waiting in try store.read({ tx in try tx.pendingCommits.waiting() }) {
+            guard let joiner = waiting.joiner, let keyPackageEventID = waiting.keyPackageEventID, waiting.payload.count > 0 else { continue }
+            let commit = try MarmotPendingCommit<MLSGroupState>(serialized: waiting.payload)
+            pendingJoins[waiting.commitEventID] = PendingJoin(conversationID: waiting.groupID, joiner: try Secp256k1.XOnlyPublicKey(rawRepresentation: joiner),
+                                                              keyPackageEventID: keyPackageEventID, inviteTag: nil, commit: commit)
+        }
     }
 
     /// What `invitekit id` prints, read without taking the lock (a node may be serving).
@@ -186,7 +194,7 @@ public actor InviteKitNode {
                 try tx.pendingCommits.insert(PendingCommitRecord(
                     commitEventID: commit.id, groupID: pending.conversationID, epoch: processor.group(pending.conversationID)?.epoch ?? 0,
                     requestID: gift.rumor.id, joiner: pending.joiner.rawRepresentation, keyPackageEventID: pending.keyPackageEventID,
-                    payload: SecureBytes(zeroedCount: 0), createdAt: now))
+                    payload: pending.commit.serialized(), createdAt: now))
                 try tx.outbound.enqueue(eventID: commit.id, eventJSON: commit.jsonString, kind: commit.kind, purpose: "commit",
                                         relays: relays, now: now)
             case .needsApproval(let approval):
