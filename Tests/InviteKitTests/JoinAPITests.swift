@@ -78,6 +78,29 @@ final class JoinAPITests: XCTestCase {
         XCTAssertNoThrow(try dee.commit(adding: [eveKP], rng: w.rng))
     }
 
+    /// An admin promotes an existing member; every member applies it, and the new admin can then
+    /// commit an add. Promoting a non-member or an admin again is refused.
+    func testAdminPromotesAMember() async throws {
+        let w = try await JoinWorld(seed: 45)
+        let ben = w.members[0]
+        XCTAssertFalse(try XCTUnwrap(ben.group).isAdmin)
+        let change = try w.processor.promote(ben.key.publicKey, in: w.hosted.conversationID)
+        try w.processor.confirmPublished(change, acknowledgedBy: try await w.ada.publishRequired(change.event))
+        for m in w.members { _ = try await m.syncGroup() }
+        XCTAssertTrue(try XCTUnwrap(ben.group).isAdmin)
+        XCTAssertTrue(try XCTUnwrap(w.processor.group(w.hosted.conversationID)?.group.groupData).isAdmin(ben.key.publicKey.rawRepresentation))
+        XCTAssertEqual(Set(w.members.map { $0.group?.epoch }), [w.processor.group(w.hosted.conversationID)?.group.epoch])
+        let eve = GroupParticipant(name: "Eve", key: Secp256k1.PrivateKey(using: w.rng), pool: w.pool, rng: w.rng)
+        let eveKP = try KeyPackageValidator.validate(try await eve.publishKeyPackage())
+        XCTAssertNoThrow(try XCTUnwrap(ben.group).commit(adding: [eveKP], rng: w.rng))
+        XCTAssertThrowsError(try w.processor.promote(ben.key.publicKey, in: w.hosted.conversationID)) {
+            XCTAssertEqual(($0 as? InviteKitError)?.underlyingCode, "already_admin")
+        }
+        XCTAssertThrowsError(try w.processor.promote(eve.key.publicKey, in: w.hosted.conversationID)) {
+            XCTAssertEqual(($0 as? InviteKitError)?.underlyingCode, "not_a_member")
+        }
+    }
+
     /// Only an admin of the group can add: a processor run by a plain member refuses.
     func testNonAdminCannotAdd() async throws {
         let w = try await JoinWorld(seed: 44)

@@ -174,6 +174,33 @@ public final class JoinRequestProcessor: @unchecked Sendable {
                            inviteTag: inviteTag, commit: pending)
     }
 
+    /// Makes an existing member an admin: a Commit whose GroupContextExtensions proposal puts
+    /// `member` into the Marmot group data's `admin_pubkeys` (MIP-01; RFC 9420 §12.1.7). Only an
+    /// admin can promote (`not_permitted`/`not_admin`), and only a member who is not an admin yet
+    /// (`not_permitted`/`not_a_member`, `already_admin`). Publish `change.event`, then
+    /// ``confirmPublished(_:acknowledgedBy:)-(PendingGroupChange,_)`` applies it.
+    public func promote(_ member: Secp256k1.XOnlyPublicKey, in conversationID: String) throws -> PendingGroupChange {
+        guard let hosted = group(conversationID) else { throw InviteKitError(.conversationNotFound) }
+        guard hosted.group.isAdmin else { throw InviteKitError(.notPermitted, underlyingCode: "not_admin") }
+        let id = member.rawRepresentation
+        guard hosted.group.state.members.contains(where: { $0.identity == id }) else {
+            throw InviteKitError(.notPermitted, underlyingCode: "not_a_member")
+        }
+        var data = hosted.group.groupData
+        guard !data.isAdmin(id) else { throw InviteKitError(.notPermitted, underlyingCode: "already_admin") }
+        data.admins.append(id)
+        return PendingGroupChange(conversationID: conversationID, commit: try hosted.group.commit(groupData: data, now: clock(), rng: rng))
+    }
+
+    /// The Commit of `change` was stored by `relays` (at least one): apply it.
+    public func confirmPublished(_ change: PendingGroupChange, acknowledgedBy relays: [String]) throws {
+        try lock.withLock {
+            guard var hosted = groups[change.conversationID] else { throw InviteKitError(.conversationNotFound) }
+            _ = try hosted.group.confirmPublished(change.commit, acknowledgedBy: relays, now: clock())
+            groups[change.conversationID] = hosted
+        }
+    }
+
     /// The Commit of `pending` was stored by `relays` (at least one): apply it and release the
     /// gift-wrapped Welcome for the joiner (MIP-02). The only place InviteKit releases a Welcome.
     public func confirmPublished(_ pending: PendingJoin, acknowledgedBy relays: [String]) throws -> [NostrEvent] {
