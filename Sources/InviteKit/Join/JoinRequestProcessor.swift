@@ -178,7 +178,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
     /// `member` into the Marmot group data's `admin_pubkeys` (MIP-01; RFC 9420 §12.1.7). Only an
     /// admin can promote (`not_permitted`/`not_admin`), and only a member who is not an admin yet
     /// (`not_permitted`/`not_a_member`, `already_admin`). Publish `change.event`, then
-    /// ``confirmPublished(_:acknowledgedBy:)-(PendingGroupChange,_)`` applies it.
+    /// `confirmPublished(_:acknowledgedBy:)` with the change applies it.
     public func promote(_ member: Secp256k1.XOnlyPublicKey, in conversationID: String) throws -> PendingGroupChange {
         guard let hosted = group(conversationID) else { throw InviteKitError(.conversationNotFound) }
         guard hosted.group.isAdmin else { throw InviteKitError(.notPermitted, underlyingCode: "not_admin") }
