@@ -65,7 +65,8 @@ docs: deps
 	swift package dump-symbol-graph --minimum-access-level public >/dev/null
 	rm -rf .build/docs-symbols && mkdir -p .build/docs-symbols
 	cp $$(find .build -path '*/symbolgraph/InviteKit.symbols.json' -o -path '*/symbolgraph/InviteKit@*.symbols.json' | grep -v docs-symbols) .build/docs-symbols/
-	docc convert Sources/InviteKit/InviteKit.docc --additional-symbol-graph-dir .build/docs-symbols \
+	rm -rf .build/docs && mkdir -p .build/docs
+	set -o pipefail; docc convert Sources/InviteKit/InviteKit.docc --additional-symbol-graph-dir .build/docs-symbols \
 	  --fallback-display-name InviteKit --fallback-bundle-identifier org.invitekit.InviteKit \
 	  --output-path .build/docs/InviteKit.doccarchive 2>&1 | tee .build/docs.log
 	@! grep -q "warning:" .build/docs.log

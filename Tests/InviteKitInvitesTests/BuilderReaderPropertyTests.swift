@@ -44,7 +44,7 @@ final class BuilderReaderPropertyTests: XCTestCase {
             let length = 30_000 + Int(rng.uniform(60_000))
             let name = i % 2 == 0 ? String(repeating: "a", count: length * 20) : Base64.encode(rng.bytes(length * 3 / 4))
             do {
-                let invite = try SignedInvite.create(conversationId: "g", creator: key, options: InviteOptions(relays: ["wss://r.example"], name: name))
+                let invite = try SignedInvite.create(conversationID: "g", creator: key, options: InviteOptions(relays: ["wss://r.example"], name: name))
                 accepted += 1
                 let url = try InviteLink.url(slug: invite.encodedSlug())
                 let back = try SignedInvite(slug: try InviteLink.slug(from: url))

@@ -85,7 +85,7 @@ final class JoinAPITests: XCTestCase {
         let ben = w.members[0]
         XCTAssertFalse(try XCTUnwrap(ben.group).isAdmin)
         let change = try w.processor.promote(ben.key.publicKey, in: w.hosted.conversationID)
-        try w.processor.confirmPublished(change, acknowledgedBy: try await w.ada.publishRequired(change.event))
+        try w.processor.confirmPublished(change: change, acknowledgedBy: try await w.ada.publishRequired(change.event))
         for m in w.members { _ = try await m.syncGroup() }
         XCTAssertTrue(try XCTUnwrap(ben.group).isAdmin)
         XCTAssertTrue(try XCTUnwrap(w.processor.group(w.hosted.conversationID)?.group.groupData).isAdmin(ben.key.publicKey.rawRepresentation))

@@ -22,7 +22,7 @@ final class NodeJoinerTests: XCTestCase {
         let eve = try node("eve", seed: 3)
         let group = try await ada.createGroup(name: "club")
         let adaKey = try IdentityKeyFile.read(from: ada.home.identityKeyPath).withUnsafeBytes { try Secp256k1.PrivateKey(rawRepresentation: $0) }
-        let url = try SignedInvite.create(conversationId: group.conversationID, creator: adaKey,
+        let url = try SignedInvite.create(conversationID: group.conversationID, creator: adaKey,
                                           options: InviteOptions(relays: [relay.url], expiresAtUnix: now + 3600, conversationExpiresAtUnix: nil,
                                                                  singleUse: true, tag: group.currentTag),
                                           using: SeededRandom(seed: 9)).url()

@@ -17,7 +17,7 @@ final class NodeRelayTests: XCTestCase {
         var node: InviteKitNode? = try InviteKitNode(home: home, clock: { now }, rng: SeededRandom(seed: 2))
         let group = try await node!.createGroup(name: "club")
         let inviterKey = try IdentityKeyFile.read(from: home.identityKeyPath).withUnsafeBytes { try Secp256k1.PrivateKey(rawRepresentation: $0) }
-        let url = try SignedInvite.create(conversationId: group.conversationID, creator: inviterKey,
+        let url = try SignedInvite.create(conversationID: group.conversationID, creator: inviterKey,
                                           options: InviteOptions(relays: [relay.url], expiresAtUnix: now + 3600, conversationExpiresAtUnix: nil,
                                                                  singleUse: true, tag: group.currentTag),
                                           using: SeededRandom(seed: 3)).url()

@@ -33,7 +33,7 @@ final class NodeTests: XCTestCase {
         })
         let options = InviteOptions(relays: ["ws://relay.test"], expiresAtUnix: now + 3600, conversationExpiresAtUnix: nil,
                                     singleUse: true, tag: group.currentTag)
-        let url = try SignedInvite.create(conversationId: group.conversationID, creator: inviter, options: options, using: SeededRandom(seed: 3)).url()
+        let url = try SignedInvite.create(conversationID: group.conversationID, creator: inviter, options: options, using: SeededRandom(seed: 3)).url()
 
         let dee = try joinRequest(url: url, key: Secp256k1.PrivateKey(using: SeededRandom(seed: 10)), now: now)
         guard case .accepted(let pending) = try await node!.handleGiftWrap(dee) else { return XCTFail("not accepted") }

@@ -60,7 +60,7 @@ public func initialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutabl
     emitSeedsIfAsked {
         var opts = InviteOptions()
         opts.tag = "FuzzSeedTag"
-        let invite = try! SignedInvite.create(conversationId: "fuzz-seed-conversation", creator: signer, options: opts,
+        let invite = try! SignedInvite.create(conversationID: "fuzz-seed-conversation", creator: signer, options: opts,
                                               using: SeededRandom(seed: 6))
         return [("fixture-payload", [1] + invite.payloadBytes), ("fixture-link", [0] + Array(try! invite.url().utf8))]
     }

@@ -46,7 +46,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
 
     /// A signed invite to a hosted group, made with this inviter's key. `conversationID` may be
     /// either of the group's ids (``HostedGroup/conversationID`` or ``HostedGroup/nostrGroupID``);
-    /// a `nil` ``InviteOptions/tag`` takes the group's current tag, and empty relays take the
+    /// a `nil` `InviteOptions/tag` takes the group's current tag, and empty relays take the
     /// group's relays, so the invite is one this processor accepts.
     public func invite(for conversationID: String, options: InviteOptions = InviteOptions(),
                        using rng: RandomSource? = nil) throws -> SignedInvite {
@@ -178,7 +178,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
     /// `member` into the Marmot group data's `admin_pubkeys` (MIP-01; RFC 9420 §12.1.7). Only an
     /// admin can promote (`not_permitted`/`not_admin`), and only a member who is not an admin yet
     /// (`not_permitted`/`not_a_member`, `already_admin`). Publish `change.event`, then
-    /// `confirmPublished(_:acknowledgedBy:)` with the change applies it.
+    /// ``confirmPublished(change:acknowledgedBy:)`` applies it.
     public func promote(_ member: Secp256k1.XOnlyPublicKey, in conversationID: String) throws -> PendingGroupChange {
         guard let hosted = group(conversationID) else { throw InviteKitError(.conversationNotFound) }
         guard hosted.group.isAdmin else { throw InviteKitError(.notPermitted, underlyingCode: "not_admin") }
@@ -193,7 +193,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
     }
 
     /// The Commit of `change` was stored by `relays` (at least one): apply it.
-    public func confirmPublished(_ change: PendingGroupChange, acknowledgedBy relays: [String]) throws {
+    public func confirmPublished(change: PendingGroupChange, acknowledgedBy relays: [String]) throws {
         try lock.withLock {
             guard var hosted = groups[change.conversationID] else { throw InviteKitError(.conversationNotFound) }
             _ = try hosted.group.confirmPublished(change.commit, acknowledgedBy: relays, now: clock())

@@ -6,7 +6,7 @@ import InviteKitNostr
 /// Marmot requires this of a Commit and its Welcome (Marmot MIP-02; PROTOCOL.md §5.6): a Welcome sent before any
 /// relay acknowledged the Commit lets the joiner reach epoch N+1 while members, who never see the
 /// Commit, stay at N: a fork. So the Welcome is built/sent by `release`, which runs only after at
-/// least one relay answered `OK` (``OKMessage/isStored``) for the gating event.
+/// least one relay answered `OK` (`OKMessage/isStored`) for the gating event.
 public enum GatedPublish {
     public enum Outcome<Released: Sendable>: Sendable {
         /// At least one relay stored the gating event; `value` is what `release` returned.

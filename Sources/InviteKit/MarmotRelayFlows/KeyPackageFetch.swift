@@ -7,7 +7,7 @@ import InviteKitNostr
 /// and the legacy kind 443. This returns candidate events only; validating them and choosing one
 /// is the caller's job (the selection rule lives with the MLS layer).
 public enum KeyPackageFetch {
-    /// The kinds are owned by ``KeyPackageEvent``.
+    /// The kinds are owned by `KeyPackageEvent`.
     public static let kind = KeyPackageEvent.kind
     public static let legacyKind = KeyPackageEvent.legacyKind
 

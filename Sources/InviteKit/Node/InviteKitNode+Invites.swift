@@ -9,7 +9,7 @@ extension InviteKitNode {
         let now = currentTime()
         let options = InviteOptions(relays: group.relays, name: group.name, expiresAtUnix: expiresIn.map { now + $0 },
                                     singleUse: singleUse, tag: group.currentTag)
-        let url = try SignedInvite.create(conversationId: groupID, creator: signingKey, options: options, using: randomSource).url()
+        let url = try SignedInvite.create(conversationID: groupID, creator: signingKey, options: options, using: randomSource).url()
         let invite = StoredInvite(tag: group.currentTag, groupID: groupID, format: .signed, url: url, singleUse: singleUse,
                                   expiresAt: expiresIn.map { now + $0 }, createdAt: now)
         // One row per tag: a second invite with the same tag shares its revocation.

@@ -69,7 +69,7 @@ public actor InviteKitNode {
     }
 
     /// Opens an initialized home and takes its lock: a second node on the same home throws
-    /// ``StoreError/Code/locked``.
+    /// `StoreError/Code/locked`.
     public init(home: StoreHome, policy: RetryPolicy = .standard, clock: @escaping @Sendable () -> Int64 = { UnixTime.now() },
                 rng: RandomSource = SystemRandom()) throws {
         let (store, lock) = try home.openExclusive()

@@ -4,7 +4,7 @@ import InviteKitMLS
 import InviteKitNostr
 import InviteKitStore
 
-/// ``KeyPackageStore`` over the node's database (replaces `FileKeyPackageStore`): the private
+/// `KeyPackageStore` over the node's database (replaces `FileKeyPackageStore`): the private
 /// bundle is the MLS layer's own serialization, kept in `key_packages`, one transaction per call.
 public final class StoreKeyPackageStore: KeyPackageStore, Sendable {
     public let store: Store

@@ -17,15 +17,6 @@ extension SignedInvite {
         return try create(token: token, creator: creator, options: options, using: rng)
     }
 
-    /// The earlier spelling of ``create(conversationID:creator:options:using:)``.
-    @available(*, deprecated, renamed: "create(conversationID:creator:options:using:)")
-    public static func create(
-        conversationId: String, creator: Secp256k1.PrivateKey, options: InviteOptions = InviteOptions(),
-        using rng: RandomSource = SystemRandom()
-    ) throws(InviteError) -> SignedInvite {
-        try create(conversationID: conversationId, creator: creator, options: options, using: rng)
-    }
-
     /// As ``create(conversationID:creator:options:using:)`` with an already sealed token
     /// (vectors use a fixed nonce through ``ConversationToken/seal(conversationID:creatorKey:creatorId:nonce:)``).
     public static func create(

@@ -68,7 +68,7 @@ struct InviteCommand: ParsableCommand {
                         expiresAtUnix: expiresIn.map { now + $0 }, conversationExpiresAtUnix: conversationExpiresIn.map { now + $0 },
                         singleUse: singleUse, tag: tag)
                     let invite = try InviteCommand.building { () throws(InviteError) in
-                        try SignedInvite.create(conversationId: groupId, creator: key, options: options)
+                        try SignedInvite.create(conversationID: groupId, creator: key, options: options)
                     }
                     let slug = invite.encodedSlug()
                     out.add("url", try InviteLink.url(slug: slug, domain: domain ?? InviteLink.defaultDomain))
