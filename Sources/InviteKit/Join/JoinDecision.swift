@@ -8,6 +8,10 @@ public enum JoinDecision: Sendable {
         case ownMessage = "own_message"
         case duplicate = "duplicate"
         case notAJoinRequest = "not_a_join_request"
+        /// The group has a Commit waiting for its relay `OK`: nothing was decided, and the same
+        /// request is decided when it comes again after that Commit resolves (one Commit per
+        /// epoch in flight, or members could follow a different branch than the admin).
+        case commitPending = "commit_pending"
     }
 
     /// Nothing to do and nothing sent.

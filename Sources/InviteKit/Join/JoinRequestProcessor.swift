@@ -72,7 +72,10 @@ public final class JoinRequestProcessor: @unchecked Sendable {
 
     // MARK: Processing
 
-    public func process(_ gift: UnwrappedGift) -> JoinDecision {
+    /// Decides one gift-wrapped message. `busy` names groups with a Commit still waiting for its
+    /// relay `OK`: a valid request for one of them is `.ignored(.commitPending)`, before any
+    /// single-use consumption, and may be processed again later.
+    public func process(_ gift: UnwrappedGift, busy: Set<String> = []) -> JoinDecision {
         if gift.sender == inviter.publicKey { return .ignored(.ownMessage) }
         let fresh = lock.withLock { seenRequests.insert(gift.rumor.id).inserted }
         guard fresh else { return .ignored(.duplicate) }
@@ -85,10 +88,13 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         }
         guard let inviteText = request.invite else { return .dropped(InviteKitError(.inviteInvalid, underlyingCode: "missing_invite")) }
         if let code = try? InviteCode(url: inviteText) { return whistleRequest(code, request) }
-        return signedRequest(inviteText, request, joiner: gift.sender)
+        let decision = signedRequest(inviteText, request, joiner: gift.sender, busy: busy)
+        if case .ignored(.commitPending) = decision { _ = lock.withLock { seenRequests.remove(gift.rumor.id) } }
+        return decision
     }
 
-    private func signedRequest(_ text: String, _ request: WhistleJoinRequest, joiner: Secp256k1.XOnlyPublicKey) -> JoinDecision {
+    private func signedRequest(_ text: String, _ request: WhistleJoinRequest, joiner: Secp256k1.XOnlyPublicKey,
+                               busy: Set<String>) -> JoinDecision {
         let invite: SignedInvite
         do { invite = try SignedInvite(link: text) } catch { return .dropped(InviteKitError.from(error)) }
         let snapshot = lock.withLock { groups }
@@ -106,6 +112,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         guard let id = result.conversationID, let group = Self.find(id, in: snapshot) else {
             return reply(.conversationNotFound, tag: tag, to: joiner)
         }
+        if busy.contains(group.conversationID) { return .ignored(.commitPending) }
         let validated: ValidatedKeyPackage
         do { validated = try KeyPackageValidator.validate(request.keyPackage, now: now) } catch {
             return reply(.genericFailure, tag: tag, to: joiner, reason: "key package rejected")
@@ -235,24 +242,37 @@ public final class JoinRequestProcessor: @unchecked Sendable {
                 if case let .rolledBack(_, _, lostAdds) = o { return lostAdds }
                 return []
             }
-            let members = Set(hosted.group.state.memberIdentities)
-            var validated: [(ValidatedKeyPackage, Secp256k1.XOnlyPublicKey)] = []
-            for add in lost {
-                guard let kp = add.keyPackageEvent, let joiner = try? kp.authorKey(), !members.contains(joiner.rawRepresentation),
-                      let v = try? KeyPackageValidator.validate(kp, now: clock()) else { continue }
-                validated.append((v, joiner))
-            }
-            if !validated.isEmpty, hosted.group.isAdmin {
-                let pending = try hosted.group.commit(adding: validated.map(\.0), now: clock(), rng: rng)
-                readds = validated.map { v, joiner in
-                    PendingJoin(conversationID: hosted.conversationID, joiner: joiner, keyPackageEventID: v.event.id, inviteTag: nil, commit: pending)
-                }
-                // One commit carries every re-add; the processor confirms it once.
-                readds = Array(readds.prefix(1))
-            }
+            if let readd = try Self.readd(lost.compactMap(\.keyPackageEvent), in: hosted, now: clock(), rng: rng) { readds = [readd] }
             groups[hosted.conversationID] = hosted
             return GroupReceipt(outcomes: outcomes, readds: readds)
         }
+    }
+
+    /// Builds again, on the group's current epoch, the adds of a join Commit that another Commit
+    /// overtook before a relay acknowledged it (``confirmPublished(_:acknowledgedBy:)`` failed
+    /// with `stale_commit`). `nil` when every joiner is a member by now.
+    public func readd(_ overtaken: PendingJoin) throws -> PendingJoin? {
+        guard let hosted = group(overtaken.conversationID) else { throw InviteKitError(.conversationNotFound) }
+        guard let readd = try Self.readd(overtaken.commit.keyPackageEvents, in: hosted, now: clock(), rng: rng) else { return nil }
+        return PendingJoin(conversationID: readd.conversationID, joiner: readd.joiner, keyPackageEventID: readd.keyPackageEventID,
+                           inviteTag: overtaken.inviteTag, commit: readd.commit)
+    }
+
+    /// The one re-add rule: every KeyPackage whose author is not a member and which still
+    /// validates goes into one Commit on the current epoch (admins only).
+    private static func readd(_ keyPackageEvents: [NostrEvent], in hosted: HostedGroup, now: Int64, rng: RandomSource) throws -> PendingJoin? {
+        let members = Set(hosted.group.state.memberIdentities)
+        var validated: [(ValidatedKeyPackage, Secp256k1.XOnlyPublicKey)] = []
+        for kp in keyPackageEvents {
+            guard let joiner = try? kp.authorKey(), !members.contains(joiner.rawRepresentation),
+                  !validated.contains(where: { $0.1 == joiner }),
+                  let v = try? KeyPackageValidator.validate(kp, now: now) else { continue }
+            validated.append((v, joiner))
+        }
+        guard let first = validated.first, hosted.group.isAdmin else { return nil }
+        // One Commit carries every re-add; it is confirmed once, and its Welcomes go to each joiner.
+        let pending = try hosted.group.commit(adding: validated.map(\.0), now: now, rng: rng)
+        return PendingJoin(conversationID: hosted.conversationID, joiner: first.1, keyPackageEventID: first.0.event.id, inviteTag: nil, commit: pending)
     }
 
     private func reply(_ type: InviteJoinError.ErrorType, tag: String, to joiner: Secp256k1.XOnlyPublicKey, reason: String? = nil) -> JoinDecision {

@@ -33,7 +33,9 @@ extension InviteKitNode {
     /// One kind-445 event of a group (MIP-03), decided once: an event already in the history (our
     /// own message or commit echoed by a relay, or one seen before a restart) is skipped by id
     /// before the engine sees it. A received message is stored in the same transaction as its
-    /// processed mark. Returns the stored message, if the event carried one.
+    /// processed mark. A hosted group's Commit that undid adds of ours queues their re-add, and
+    /// members' leave requests are committed, in that same transaction (one Commit in flight per
+    /// group: while one waits, neither is built). Returns the stored message, if any.
     @discardableResult
     public func handleGroupEvent(_ event: NostrEvent) throws -> StoredMessage? {
         if try store.read({ tx in try tx.messages.contains(eventID: event.id) || tx.processedRequests.contains(wrapID: event.id) }) { return nil }
@@ -43,8 +45,17 @@ extension InviteKitNode {
         let outcomes: [MarmotOutcome]
         var state: (SecureBytes, UInt64)?
         var hostedRow: StoredGroup?
+        var commits: [NodePendingCommit] = []
         if hostedGroup(row.id) != nil {
-            outcomes = try receiveHosted(event, groupID: row.id).outcomes
+            let receipt = try receiveHosted(event, groupID: row.id)
+            outcomes = receipt.outcomes
+            if !busyGroups.contains(row.id), let hosted = hostedGroup(row.id) {
+                if let readd = receipt.readds.first {
+                    commits.append(.join(readd))
+                } else if outcomes.contains(where: { if case .leaveRequest = $0 { return true } else { return false } }), hosted.group.isAdmin {
+                    commits.append(.change(groupID: row.id, commit: try hosted.group.commit(includeSelfRemoves: true, now: now, rng: randomSource)))
+                }
+            }
             hostedRow = hostedGroup(row.id).map { storedRow(for: $0) }
         } else if var group = memberGroup(row.id) {
             outcomes = group.receive(event: event, now: now)
@@ -65,22 +76,22 @@ extension InviteKitNode {
             }
             _ = try tx.processedRequests.record(ProcessedRequest(rumorID: event.id, wrapID: event.id, outcome: "group_event",
                                                                  groupID: row.id, processedAt: now))
+            for c in commits { try queue(c, requestID: nil, relays: row.relays, in: tx, now: now) }
         }
+        for c in commits { pendingCommits[c.event.id] = c }
         if let stored { emit(.message(stored)) }
         for o in outcomes {
-            if case .commitApplied(_, let added, let removed) = o {
+            switch o {
+            case .commitApplied(_, let added, let removed):
                 for a in added { emit(.memberAdded(groupID: row.id, member: Hex.decode(a) ?? [])) }
                 for r in removed { emit(.memberRemoved(groupID: row.id, member: Hex.decode(r) ?? [])) }
+            case .removed:
+                emit(.memberRemoved(groupID: row.id, member: publicKey.rawRepresentation))
+            default:
+                break
             }
         }
         return stored
-    }
-
-    /// Marks a message of ours acknowledged once a relay said `OK true` for its event.
-    func messageAcknowledged(_ eventID: String) throws {
-        try store.write { tx in
-            if let m = try tx.messages.get(eventID: eventID), m.outgoing, m.status != .acked { try tx.messages.setStatus(eventID: eventID, .acked) }
-        }
     }
 
     /// Sends `text` to any group this node can write to (hosted or joined).
@@ -129,16 +140,6 @@ extension InviteKitNode {
         return event.id
     }
 
-    /// A commit removing `member` (admins only), published like a join's Commit: applied after a
-    /// relay's `OK`. Not wired in yet: the node confirms only join Commits so far.
-    public func removeMember(_ member: [UInt8], groupID: String) throws -> String {
-        throw StoreError(.invalidTransition, "group remove is not wired into the node yet (it confirms only join Commits)")
-    }
-
-    /// A self-update commit. Not wired in yet: the node confirms only join Commits so far.
-    public func selfUpdate(groupID: String) throws -> String {
-        throw StoreError(.invalidTransition, "group update is not wired into the node yet (it confirms only join Commits)")
-    }
 }
 
 extension InviteKitNode {

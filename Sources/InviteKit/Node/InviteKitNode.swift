@@ -24,13 +24,14 @@ public actor InviteKitNode {
     private let continuation: AsyncStream<NodeEvent>.Continuation
     private let lock: HomeLock
     private let key: Secp256k1.PrivateKey
-    private let processor: JoinRequestProcessor
+    let processor: JoinRequestProcessor
     private let consumedTags: TransactionConsumedTagStore
     private let machine: OutboundStateMachine
     private let clock: @Sendable () -> Int64
     private let rng: RandomSource
-    /// Accepted joins whose Commit waits for an `OK`, by Commit event id.
-    private var pendingJoins: [String: PendingJoin] = [:]
+    /// Own Commits waiting for a relay's `OK`, by Commit event id (mirrors the waiting
+    /// `pending_commits` rows).
+    var pendingCommits: [String: NodePendingCommit] = [:]
     /// Groups this node joined as a member.
     private var memberGroups: [String: MarmotMLSGroup] = [:]
 
@@ -108,10 +109,7 @@ public actor InviteKitNode {
         // A Commit stored by a relay just before a crash is confirmed by the OK that a re-send
         // gets after the restart, so the engine's pending commit comes back from its row.
         for waiting in try store.read({ tx in try tx.pendingCommits.waiting() }) {
-            guard let joiner = waiting.joiner, let keyPackageEventID = waiting.keyPackageEventID, waiting.payload.count > 0 else { continue }
-            let commit = try MarmotPendingCommit<MLSGroupState>(serialized: waiting.payload)
-            pendingJoins[waiting.commitEventID] = PendingJoin(conversationID: waiting.groupID, joiner: try Secp256k1.XOnlyPublicKey(rawRepresentation: joiner),
-                                                              keyPackageEventID: keyPackageEventID, inviteTag: nil, commit: commit)
+            pendingCommits[waiting.commitEventID] = try NodePendingCommit(restoring: waiting)
         }
     }
 
@@ -179,9 +177,12 @@ public actor InviteKitNode {
         }
         let now = clock()
         let replyRelays = try defaultRelays()
+        let busy = busyGroups
         let decision: JoinDecision = try store.write { tx in
             if try tx.processedRequests.contains(rumorID: gift.rumor.id) { return .ignored(.duplicate) }
-            let decision = consumedTags.bound(to: tx, requestID: gift.rumor.id) { processor.process(gift) }
+            let decision = consumedTags.bound(to: tx, requestID: gift.rumor.id) { processor.process(gift, busy: busy) }
+            // Not decided: the same wrap is decided on a later catch-up, after the group's Commit resolved.
+            if case .ignored(.commitPending) = decision { return decision }
             var groupID: String?
             switch decision {
             case .rejected(let reply, _):
@@ -189,14 +190,8 @@ public actor InviteKitNode {
                                         relays: replyRelays, now: now)
             case .accepted(let pending):
                 groupID = pending.conversationID
-                let relays = processor.group(pending.conversationID)?.relays ?? replyRelays
-                let commit = pending.event
-                try tx.pendingCommits.insert(PendingCommitRecord(
-                    commitEventID: commit.id, groupID: pending.conversationID, epoch: processor.group(pending.conversationID)?.epoch ?? 0,
-                    requestID: gift.rumor.id, joiner: pending.joiner.rawRepresentation, keyPackageEventID: pending.keyPackageEventID,
-                    payload: pending.commit.serialized(), createdAt: now))
-                try tx.outbound.enqueue(eventID: commit.id, eventJSON: commit.jsonString, kind: commit.kind, purpose: "commit",
-                                        relays: relays, now: now)
+                try queue(.join(pending), requestID: gift.rumor.id, relays: processor.group(pending.conversationID)?.relays ?? replyRelays,
+                          in: tx, now: now)
             case .needsApproval(let approval):
                 groupID = approval.conversationID
             case .ignored, .dropped:
@@ -207,8 +202,10 @@ public actor InviteKitNode {
             tx.failPoint("node.decide.before_commit")
             return decision
         }
-        if case .accepted(let pending) = decision { pendingJoins[pending.event.id] = pending }
-        if case .ignored(.duplicate) = decision {} else {
+        if case .accepted(let pending) = decision { pendingCommits[pending.event.id] = .join(pending) }
+        switch decision {
+        case .ignored(.duplicate), .ignored(.commitPending): break
+        default:
             continuation.yield(.joinRequestDecided(requestID: gift.rumor.id, outcome: Self.outcome(decision)))
         }
         return decision
@@ -282,35 +279,31 @@ public actor InviteKitNode {
         try store.write { tx in try tx.outbound.relayReconnected(relay, now: clock(), machine: machine) }
     }
 
-    /// A relay's `OK` for an event. When it acknowledges a pending Commit, the Commit is applied
-    /// and its Welcomes are queued behind it, in the same transaction; when every relay refused
-    /// it, the Commit is rolled back.
+    /// A relay's `OK` for an event, in one transaction with what it causes: an own message
+    /// becomes `acked`; an own pending Commit is applied and its Welcomes are queued behind it
+    /// (``confirm``), or rolled back when every relay refused it.
     public func relayAnswered(_ eventID: String, relay: String, accepted: Bool, message: String) throws {
         let now = clock()
         var emitted: [NodeEvent] = []
+        var next: NodePendingCommit?
+        var resolved = false
         try store.write { tx in
             let delivery = try tx.outbound.apply(.ok(accepted: accepted, message: message, now: now), eventID: eventID, relay: relay, machine: machine)
+            if accepted, let m = try tx.messages.get(eventID: eventID), m.outgoing, m.status != .acked {
+                try tx.messages.setStatus(eventID: eventID, .acked)
+            }
             guard let waiting = try tx.pendingCommits.get(commitEventID: eventID), waiting.status == .waiting else { return }
-            if delivery.status == .acked, let pending = pendingJoins[eventID] {
-                let welcomes = try processor.confirmPublished(pending, acknowledgedBy: [relay])
-                try tx.pendingCommits.resolve(commitEventID: eventID, as: .confirmed, now: now)
-                let group = processor.group(pending.conversationID)
-                for w in welcomes {
-                    try tx.outbound.enqueue(eventID: w.id, eventJSON: w.jsonString, kind: w.kind, purpose: "welcome",
-                                            relays: group?.relays ?? [relay], gateEventID: eventID, now: now)
-                }
-                if let group { try tx.groups.save(row(for: group)) }
-                emitted.append(.memberAdded(groupID: pending.conversationID, member: pending.joiner.rawRepresentation))
+            if delivery.status == .acked, let pending = pendingCommits[eventID] {
+                (emitted, next) = try confirm(pending, acknowledgedBy: relay, waiting: waiting, in: tx, now: now)
+                resolved = true
             } else if OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: eventID)) == .failed {
                 try tx.pendingCommits.resolve(commitEventID: eventID, as: .rolledBack, now: now)
                 emitted.append(.commitRolledBack(groupID: waiting.groupID, commitEventID: eventID))
+                resolved = true
             }
         }
-        if accepted { try messageAcknowledged(eventID) }
-        for e in emitted {
-            if case .memberAdded = e { pendingJoins[eventID] = nil }
-            if case .commitRolledBack = e { pendingJoins[eventID] = nil }
-            continuation.yield(e)
-        }
+        if resolved { pendingCommits[eventID] = nil }
+        if let next { pendingCommits[next.event.id] = next }
+        for e in emitted { continuation.yield(e) }
     }
 }

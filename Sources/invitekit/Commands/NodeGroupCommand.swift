@@ -78,19 +78,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 let home = options.resolved
-                let eventID: String
-                do {
-                    let node = try InviteKitNode(home: home)
-                    let row = try await node.groupRow(group)
-                    let message = try await node.sendMessage(text: text, groupID: row.id)
-                    let pool = RelayPool(urls: row.relays)
-                    try await node.flushOutbound(to: pool.relays)
-                    await pool.close()
-                    eventID = message.eventID
-                } catch let e as StoreError where e.code == .locked {
-                    // `serve` owns this home's groups: hand the message to it and watch the store.
-                    eventID = try await NodeInbox.submit(home: home, .send(group: group, text: text), timeout: timeout)
-                }
+                let eventID = try await NodeInbox.perform(.send(group: group, text: text), home: home, timeout: timeout)
                 let status = try await NodeOutput.waitForDelivery(home: home, eventID: eventID, timeout: timeout)
                 NodeOutput.emit(options.json, ["event": eventID, "status": status.rawValue], text: "\(status.rawValue) \(eventID)")
                 if status != .acked { throw CLIFailure("not acknowledged by any relay (\(status.rawValue))", exitCode: 4) }
@@ -128,52 +116,68 @@ struct NodeGroupCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a member (admins only).")
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a member (admins only); print the new epoch once a relay acknowledged the Commit.")
         @OptionGroup var options: HomeOptions
         @Option(help: "The group id.") var group: String
         @Option(help: "The member's npub1… or hex key.") var member: String
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
 
         func run() async throws {
             try await runReportingErrors {
-                let key = try NostrKeys.parsePublicKey(member)
-                let node = try InviteKitNode(home: options.resolved)
-                let row = try await node.groupRow(group)
-                let id = try await node.removeMember(key.rawRepresentation, groupID: row.id)
-                try await NodeOutput.flush(node, relays: row.relays)
-                NodeOutput.emit(options.json, ["event": id, "status": "queued"], text: "remove commit \(id) queued")
+                _ = try NostrKeys.parsePublicKey(member)
+                try await NodeGroupCommand.commit(.remove(group: group, member: member), options: options, timeout: timeout)
             }
         }
     }
 
     struct Leave: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "leave", abstract: "Ask to leave the group (an admin commits it).")
+        static let configuration = CommandConfiguration(
+            commandName: "leave", abstract: "Ask to leave the group (an admin commits it); print once a relay acknowledged the request.")
         @OptionGroup var options: HomeOptions
         @Option(help: "The group id.") var group: String
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
 
         func run() async throws {
             try await runReportingErrors {
-                let node = try InviteKitNode(home: options.resolved)
-                let row = try await node.groupRow(group)
-                let id = try await node.leaveGroup(groupID: row.id)
-                try await NodeOutput.flush(node, relays: row.relays)
-                NodeOutput.emit(options.json, ["event": id, "status": "queued"], text: "leave request \(id) queued")
+                let home = options.resolved
+                let id = try await NodeInbox.perform(.leave(group: group), home: home, timeout: timeout)
+                let summary = try await NodeOutput.waitForPublished(home: home, eventID: id, timeout: timeout)
+                NodeOutput.emit(options.json, ["event": id, "status": summary.rawValue],
+                                text: "leave request \(id) \(summary.rawValue); an admin's Commit removes this member")
+                if summary != .acked { throw CLIFailure("the leave request was not acknowledged by any relay (\(summary.rawValue))", exitCode: 4) }
             }
         }
     }
 
     struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "update", abstract: "Rotate this member's keys (a self-update commit).")
+        static let configuration = CommandConfiguration(
+            commandName: "update", abstract: "Rotate this member's keys (a self-update Commit); print the new epoch once a relay acknowledged it.")
         @OptionGroup var options: HomeOptions
         @Option(help: "The group id.") var group: String
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
 
         func run() async throws {
             try await runReportingErrors {
-                let node = try InviteKitNode(home: options.resolved)
-                let row = try await node.groupRow(group)
-                let id = try await node.selfUpdate(groupID: row.id)
-                try await NodeOutput.flush(node, relays: row.relays)
-                NodeOutput.emit(options.json, ["event": id, "status": "queued"], text: "update commit \(id) queued")
+                try await NodeGroupCommand.commit(.update(group: group), options: options, timeout: timeout)
             }
+        }
+    }
+
+    /// A membership Commit: built and queued (here or by `serve`), then reported once resolved.
+    /// Exit 0 applied, 1 rolled back (another Commit took the epoch first: run it again), 4 no
+    /// relay answered in time (it stays queued and is re-sent).
+    static func commit(_ request: NodeInbox.Request, options: HomeOptions, timeout: Double) async throws {
+        let home = options.resolved
+        let id = try await NodeInbox.perform(request, home: home, timeout: timeout)
+        let status = try await NodeOutput.waitForCommit(home: home, eventID: id, timeout: timeout)
+        let epoch = try NodeOutput.readStore(home) { tx in try tx.groups.find(request.fields["group"] ?? "")?.epoch }
+        NodeOutput.emit(options.json, ["event": id, "status": status.rawValue, "epoch": epoch.map { "\($0)" } ?? ""],
+                        text: "commit \(id) \(status.rawValue)\(status == .confirmed ? "; epoch \(epoch ?? 0)" : "")")
+        switch status {
+        case .confirmed: return
+        case .rolledBack: throw CLIFailure("the Commit was rolled back (refused by every relay, or another Commit took the epoch first): run the command again")
+        case .waiting: throw CLIFailure("no relay acknowledged the Commit within \(Int(timeout)) s; it stays queued and is re-sent", exitCode: 4)
         }
     }
 }

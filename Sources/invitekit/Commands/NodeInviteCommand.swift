@@ -25,15 +25,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 guard format == .signed else { throw CLIFailure("--format whistle is not offered by a node yet: use signed", exitCode: 64) }
-                let url: String
-                do {
-                    let node = try InviteKitNode(home: options.resolved)
-                    let row = try await node.groupRow(group)
-                    url = try await node.createInvite(groupID: row.id, singleUse: singleUse, expiresIn: expiresIn).url
-                } catch let e as StoreError where e.code == .locked {
-                    // `serve` holds this home's groups: it creates and records the invite.
-                    url = try await NodeInbox.submit(home: options.resolved, .invite(group: group, singleUse: singleUse, expiresIn: expiresIn), timeout: 30)
-                }
+                let url = try await NodeInbox.perform(.invite(group: group, singleUse: singleUse, expiresIn: expiresIn), home: options.resolved)
                 NodeOutput.emit(options.json, ["url": url, "single_use": singleUse ? "true" : "false"], text: url)
                 if qr { StdIO.write(Array(try QRCode(text: url).terminalString(invert: false).utf8)) }
             }
@@ -47,14 +39,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let tag: String
-                do {
-                    let node = try InviteKitNode(home: options.resolved)
-                    let row = try await node.groupRow(group)
-                    tag = try await node.revokeInvites(groupID: row.id)
-                } catch let e as StoreError where e.code == .locked {
-                    tag = try await NodeInbox.submit(home: options.resolved, .revoke(group: group), timeout: 30)
-                }
+                let tag = try await NodeInbox.perform(.revoke(group: group), home: options.resolved)
                 NodeOutput.emit(options.json, ["group": group, "tag": tag], text: "revoked; new tag \(tag)")
             }
         }

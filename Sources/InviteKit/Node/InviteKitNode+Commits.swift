@@ -1,0 +1,114 @@
+import InviteKitCrypto
+import InviteKitMLS
+import InviteKitNostr
+import InviteKitStore
+
+/// Own Commits: built, stored as waiting and queued in one transaction; applied only once a
+/// relay acknowledged them (MIP-03), in the transaction that records that `OK`.
+extension InviteKitNode {
+    /// Groups with an own Commit in flight. A second Commit on the same epoch would let other
+    /// members follow a branch the node abandons, so each group has at most one.
+    var busyGroups: Set<String> { Set(pendingCommits.values.map(\.groupID)) }
+
+    /// The group's current engine state, hosted or joined.
+    func currentGroup(_ groupID: String) throws -> MarmotMLSGroup {
+        guard let group = hostedGroup(groupID)?.group ?? memberGroup(groupID) else { throw StoreError(.notFound, "no group \(groupID)") }
+        return group
+    }
+
+    /// Removes `member` (32-byte x-only key) with a Commit; admins only (MIP-03, decided by the
+    /// group engine). A removed admin also leaves `admin_pubkeys` (MIP-01). Applied after a
+    /// relay's `OK`. Returns the Commit's event id.
+    public func removeMember(_ member: [UInt8], groupID: String) throws -> String {
+        let row = try groupRow(groupID)
+        let group = try currentGroup(row.id)
+        guard member != publicKey.rawRepresentation else { throw InviteKitError(.notPermitted, underlyingCode: "remove_self_use_leave") }
+        guard group.state.memberIdentities.contains(member) else { throw InviteKitError(.notPermitted, underlyingCode: "not_a_member") }
+        try requireNoCommitInFlight(row.id)
+        var data: MarmotGroupData?
+        if group.groupData.isAdmin(member) {
+            var d = group.groupData
+            d.admins.removeAll { $0 == member }
+            data = d
+        }
+        let commit = try group.commit(removing: [member], groupData: data, now: currentTime(), rng: randomSource)
+        return try submit(.change(groupID: row.id, commit: commit), relays: row.relays)
+    }
+
+    /// Rotates this member's leaf keys with a pure self-update Commit (any member, RFC 9420
+    /// §12.4), applied after a relay's `OK`. Returns the Commit's event id.
+    public func selfUpdate(groupID: String) throws -> String {
+        let row = try groupRow(groupID)
+        try requireNoCommitInFlight(row.id)
+        let commit = try currentGroup(row.id).selfUpdate(now: currentTime(), rng: randomSource)
+        return try submit(.change(groupID: row.id, commit: commit), relays: row.relays)
+    }
+
+    private func requireNoCommitInFlight(_ groupID: String) throws {
+        if busyGroups.contains(groupID) { throw InviteKitError(.outOfSync, underlyingCode: "commit_pending") }
+    }
+
+    private func submit(_ pending: NodePendingCommit, relays: [String]) throws -> String {
+        let now = currentTime()
+        try store.write { tx in try queue(pending, requestID: nil, relays: relays, in: tx, now: now) }
+        pendingCommits[pending.event.id] = pending
+        return pending.event.id
+    }
+
+    /// Stores `pending` as waiting and queues its event, inside the caller's transaction. The
+    /// caller adds it to `pendingCommits` once that transaction committed.
+    func queue(_ pending: NodePendingCommit, requestID: String?, relays: [String], in tx: StoreTransaction, now: Int64) throws {
+        let event = pending.event
+        try tx.pendingCommits.insert(pending.record(requestID: requestID, now: now))
+        try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "commit", relays: relays, now: now)
+    }
+
+    /// Applies an own Commit a relay acknowledged, inside the transaction recording the `OK`:
+    /// the group's new state, the Welcomes gated on the Commit, the row's resolution. A Commit
+    /// overtaken by another one for its epoch is rolled back instead, and a join's adds are
+    /// built again on the new epoch (returned as `next`, already queued in `tx`).
+    func confirm(_ pending: NodePendingCommit, acknowledgedBy relay: String, waiting: PendingCommitRecord,
+                 in tx: StoreTransaction, now: Int64) throws -> (events: [NodeEvent], next: NodePendingCommit?) {
+        let groupID = pending.groupID
+        let eventID = pending.event.id
+        let before = Set(try currentGroup(groupID).state.memberIdentities)
+        do {
+            switch pending {
+            case .join(let join):
+                let welcomes = try processor.confirmPublished(join, acknowledgedBy: [relay])
+                let relays = hostedGroup(groupID)?.relays ?? [relay]
+                for w in welcomes {
+                    try tx.outbound.enqueue(eventID: w.id, eventJSON: w.jsonString, kind: w.kind, purpose: "welcome", relays: relays,
+                                            gateEventID: eventID, now: now)
+                }
+            case .change(_, let commit):
+                if hostedGroup(groupID) != nil {
+                    try processor.confirmPublished(change: PendingGroupChange(conversationID: groupID, commit: commit), acknowledgedBy: [relay])
+                } else {
+                    var group = try currentGroup(groupID)
+                    _ = try group.confirmPublished(commit, acknowledgedBy: [relay], now: now)
+                    joinedGroup(group, groupID: groupID)
+                }
+            }
+        } catch let e as MLSError where e.code == .staleCommit {
+            try tx.pendingCommits.resolve(commitEventID: eventID, as: .rolledBack, now: now)
+            var next: NodePendingCommit?
+            if case .join(let join) = pending, let again = try processor.readd(join) {
+                next = .join(again)
+                try queue(.join(again), requestID: waiting.requestID, relays: hostedGroup(groupID)?.relays ?? [relay], in: tx, now: now)
+            }
+            return ([.commitRolledBack(groupID: groupID, commitEventID: eventID)], next)
+        }
+        try tx.pendingCommits.resolve(commitEventID: eventID, as: .confirmed, now: now)
+        let group = try currentGroup(groupID)
+        if let hosted = hostedGroup(groupID) {
+            try tx.groups.save(storedRow(for: hosted))
+        } else {
+            try tx.groups.updateState(id: groupID, state: group.serialized(), epoch: group.epoch, now: now)
+        }
+        let after = Set(group.state.memberIdentities)
+        let added = after.subtracting(before).sorted { $0.lexicographicallyPrecedes($1) }
+        let removed = before.subtracting(after).sorted { $0.lexicographicallyPrecedes($1) }
+        return (added.map { .memberAdded(groupID: groupID, member: $0) } + removed.map { .memberRemoved(groupID: groupID, member: $0) }, nil)
+    }
+}

@@ -1,0 +1,131 @@
+import XCTest
+import Foundation
+import InviteKitTestSupport
+@testable import InviteKit
+
+/// Membership Commits of the node over the in-memory relay: two join requests for one group in
+/// one catch-up (the second waits until the first Commit is acknowledged), a member's
+/// self-update, a leave request the admin commits, and a removal queued before a restart and
+/// applied after it. At most one Commit per group is in flight.
+final class NodeMembershipTests: XCTestCase {
+    private var root: String!
+    private let now = UnixTime.now()
+    private let relay = InMemoryRelay(url: "wss://in-memory.invitekit.test")
+
+    override func setUp() { root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-members-\(UUID().uuidString)") }
+    override func tearDown() { try? FileManager.default.removeItem(atPath: root) }
+
+    private func home(_ name: String) -> StoreHome { StoreHome(directory: (root as NSString).appendingPathComponent(name)) }
+
+    private func node(_ name: String, seed: UInt64, initialize: Bool = true) throws -> InviteKitNode {
+        if initialize { try InviteKitNode.initialize(home: home(name), relays: [relay.url], rng: SeededRandom(seed: seed)) }
+        let now = self.now
+        return try InviteKitNode(home: home(name), clock: { now }, rng: SeededRandom(seed: seed + 100))
+    }
+
+    /// Every kind-445 event of the group from the relay, in MIP-03 order, through the node.
+    private func sync(_ node: InviteKitNode, _ nostrGroupID: String) async throws {
+        let events = await RelayPool([relay]).fetch([NostrFilter(kinds: [445]).tag("h", [nostrGroupID])], timeout: .seconds(5)).events
+        for e in events.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) { try await node.handleGroupEvent(e) }
+    }
+
+    private func members(_ node: InviteKitNode, _ group: String) async throws -> (Set<[UInt8]>, UInt64) {
+        let (m, epoch) = try await node.members(groupID: group)
+        return (Set(m.map(\.publicKey)), epoch)
+    }
+
+    func testConcurrentJoinsSelfUpdateLeaveAndRemoveAcrossARestart() async throws {
+        let pool = RelayPool([relay])
+        var ada: InviteKitNode! = try node("ada", seed: 1)
+        let dee = try node("dee", seed: 2)
+        let fay = try node("fay", seed: 3)
+        let group = try await ada.createGroup(name: "club")
+        let id = group.conversationID
+        let url = try await ada.createInvite(groupID: id, singleUse: false, expiresIn: 3600).url
+
+        // Two requests in one catch-up: one Commit in flight, the other request waits for it.
+        for joiner in [dee, fay] {
+            _ = try await joiner.startJoin(invite: url)
+            try await joiner.flushOutbound(to: [relay])
+        }
+        let first = try await ada.catchUp(pool: pool)
+        XCTAssertEqual(first.filter { if case .accepted = $0 { return true } else { return false } }.count, 1)
+        XCTAssertEqual(first.filter { if case .ignored(.commitPending) = $0 { return true } else { return false } }.count, 1)
+        try await ada.flushOutbound(to: [relay])
+        let second = try await ada.catchUp(pool: pool)
+        XCTAssertEqual(second.count, 1)
+        guard case .accepted = second.first else { return XCTFail("the waiting request: \(second)") }
+        try await ada.flushOutbound(to: [relay])
+        for joiner in [dee, fay] {
+            _ = try await joiner.catchUp(pool: pool)
+            try await sync(joiner, group.nostrGroupID)
+        }
+        let all = Set([ada!.publicKey, dee.publicKey, fay.publicKey].map(\.rawRepresentation))
+        for n in [ada!, dee, fay] {
+            let (m, epoch) = try await members(n, id)
+            XCTAssertEqual(m, all)
+            XCTAssertEqual(epoch, 2)
+        }
+
+        // A member's self-update: applied by dee after the OK, by the others from the relay.
+        let update = try await dee.selfUpdate(groupID: id)
+        do {
+            _ = try await dee.selfUpdate(groupID: id)
+            XCTFail("a second Commit while one is in flight")
+        } catch let e as InviteKitError {
+            XCTAssertEqual(e.underlyingCode, "commit_pending")
+        }
+        try await dee.flushOutbound(to: [relay])
+        XCTAssertEqual(try dee.store.read { tx in try tx.pendingCommits.get(commitEventID: update)?.status }, .confirmed)
+        for n in [ada!, fay] { try await sync(n, group.nostrGroupID) }
+        for n in [ada!, dee, fay] { let (_, epoch) = try await members(n, id); XCTAssertEqual(epoch, 3) }
+
+        // fay asks to leave; ada's node commits it when the request arrives.
+        _ = try await fay.leaveGroup(groupID: id)
+        try await fay.flushOutbound(to: [relay])
+        try await sync(ada, group.nostrGroupID)
+        try await ada.flushOutbound(to: [relay])
+        let afterLeave = all.subtracting([fay.publicKey.rawRepresentation])
+        let adaAfterLeave = try await members(ada, id).0
+        XCTAssertEqual(adaAfterLeave, afterLeave)
+        try await sync(dee, group.nostrGroupID)
+        let deeAfterLeave = try await members(dee, id).0
+        XCTAssertEqual(deeAfterLeave, afterLeave)
+
+        // A removal queued, then a restart before any relay saw it: the row brings it back.
+        let remove = try await ada.removeMember(dee.publicKey.rawRepresentation, groupID: id)
+        let beforeOK = try await members(ada, id).0
+        XCTAssertEqual(beforeOK, afterLeave, "nothing is applied before the OK")
+        await ada.shutdown()
+        ada = nil
+        ada = try node("ada", seed: 7, initialize: false)
+        try await ada.flushOutbound(to: [relay])
+        XCTAssertEqual(try ada.store.read { tx in try tx.pendingCommits.get(commitEventID: remove)?.status }, .confirmed)
+        let (left, epoch) = try await members(ada, id)
+        XCTAssertEqual(left, [ada.publicKey.rawRepresentation])
+        XCTAssertEqual(epoch, 5)
+        let row = try await ada.groupRow(id)
+        XCTAssertEqual(row.epoch, 5, "the stored row moved with the Commit")
+        try await sync(dee, group.nostrGroupID)
+        let deeMessage = try? await dee.sendMessage(text: "still here?", groupID: id)
+        XCTAssertNil(deeMessage, "a removed member cannot send")
+    }
+
+    func testRemoveRefusalsAreTyped() async throws {
+        let ada = try node("ada", seed: 1)
+        let group = try await ada.createGroup(name: "club")
+        do {
+            _ = try await ada.removeMember(ada.publicKey.rawRepresentation, groupID: group.conversationID)
+            XCTFail("an admin removing itself")
+        } catch let e as InviteKitError {
+            XCTAssertEqual(e.underlyingCode, "remove_self_use_leave")
+        }
+        do {
+            _ = try await ada.removeMember(Array(repeating: 7, count: 32), groupID: group.conversationID)
+            XCTFail("removing a stranger")
+        } catch let e as InviteKitError {
+            XCTAssertEqual(e.underlyingCode, "not_a_member")
+        }
+        XCTAssertTrue(try ada.store.read { tx in try tx.pendingCommits.waiting() }.isEmpty, "a refusal leaves no row")
+    }
+}
