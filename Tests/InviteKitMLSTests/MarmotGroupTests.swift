@@ -226,6 +226,29 @@ struct MarmotScenarios<E: MarmotEngine> {
         guard case .removed? = b.receive(event: commit.event, now: now).first else { return XCTFail("bob out") }
     }
 
+    /// Same-second events come in id order, so a commit may arrive before the SelfRemove it
+    /// references: it waits, and applies when the proposal comes (RFC 9420 engine only: the toy
+    /// engine carries no proposal references).
+    func aCommitThatArrivesBeforeItsProposalWaitsForIt() throws {
+        let alice = member(), bob = member(), carol = member()
+        var a = try creator(alice)
+        let joined = try add([bob, carol], to: &a, adminKey: alice)
+        var b = joined.groups[0], c = joined.groups[1]
+        let leave = try c.leaveEvent(now: now)
+        guard case .leaveRequest? = a.receive(event: leave, now: now).first else { return XCTFail("leave") }
+        let commit = try a.commit(includeSelfRemoves: true, now: now)
+        _ = try a.confirmPublished(commit, acknowledgedBy: relays, now: now)
+        guard case .buffered? = b.receive(event: commit.event, now: now).first else { return XCTFail("the commit waits for its proposal") }
+        XCTAssertEqual(b.bufferedCount, 1)
+        let outcomes = b.receive(event: leave, now: now)
+        guard outcomes.count == 2, case .leaveRequest = outcomes[0], case let .commitApplied(_, _, removed) = outcomes[1] else {
+            return XCTFail("\(outcomes)")
+        }
+        XCTAssertEqual(removed, [carol.hex])
+        XCTAssertEqual(b.epoch, a.epoch)
+        XCTAssertEqual(b.bufferedCount, 0)
+    }
+
     func aCommitThatArrivesBeforeItsParentIsBuffered() throws {
         let alice = member(), bob = member()
         var a = try creator(alice)
@@ -281,6 +304,7 @@ final class MarmotEngineGroupTests: XCTestCase {
     func testARemovedMemberCannotRead() throws { try s.aRemovedMemberCannotRead() }
     func testLeaveRequestThenCommit() throws { try s.leaveRequestThenCommit() }
     func testACommitThatArrivesBeforeItsParentIsBuffered() throws { try s.aCommitThatArrivesBeforeItsParentIsBuffered() }
+    func testACommitThatArrivesBeforeItsProposalWaitsForIt() throws { try s.aCommitThatArrivesBeforeItsProposalWaitsForIt() }
     func testAnotherGroupsEventIsRefused() throws { try s.anotherGroupsEventIsRefused() }
 }
 

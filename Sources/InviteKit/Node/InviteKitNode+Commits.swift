@@ -1,6 +1,7 @@
 import InviteKitCrypto
 import InviteKitMLS
 import InviteKitNostr
+import InviteKitRelay
 import InviteKitStore
 
 /// Own Commits: built, stored as waiting and queued in one transaction; applied only once a
@@ -14,6 +15,30 @@ extension InviteKitNode {
     func currentGroup(_ groupID: String) throws -> MarmotMLSGroup {
         guard let group = hostedGroup(groupID)?.group ?? memberGroup(groupID) else { throw StoreError(.notFound, "no group \(groupID)") }
         return group
+    }
+
+    /// Adds the author of a KeyPackage event (kind 30443, MIP-00) to a group this node hosts as
+    /// its admin, without an invite: the way Marmot clients add a user they know by npub. The
+    /// Welcome is gift-wrapped to the author once a relay acknowledged the Commit (MIP-02).
+    /// Returns the Commit's event id.
+    public func addMember(keyPackage event: NostrEvent, groupID: String) throws -> String {
+        let row = try groupRow(groupID)
+        if try currentGroup(row.id).state.memberIdentities.contains(try event.authorKey().rawRepresentation) {
+            throw InviteKitError(.notPermitted, underlyingCode: "already_a_member")
+        }
+        try requireNoCommitInFlight(row.id)
+        return try submit(.join(processor.add(event, to: row.id)), relays: row.relays)
+    }
+
+    /// Fetches `member`'s KeyPackage events from `pool` and adds the one
+    /// `KeyPackageValidator.select` chooses (PROTOCOL §4.4). Returns the Commit's event id.
+    public func addMember(_ member: Secp256k1.XOnlyPublicKey, groupID: String, pool: RelayPool,
+                          timeout: Duration = .seconds(10)) async throws -> String {
+        let (events, _) = await KeyPackageFetch.fetch(from: pool, author: member, timeout: timeout)
+        guard let chosen = KeyPackageValidator.select(events, now: currentTime()).chosen else {
+            throw InviteKitError(.keyPackageUnavailable, underlyingCode: events.isEmpty ? "none_published" : "none_valid")
+        }
+        return try addMember(keyPackage: chosen.event, groupID: groupID)
     }
 
     /// Removes `member` (32-byte x-only key) with a Commit; admins only (MIP-03, decided by the

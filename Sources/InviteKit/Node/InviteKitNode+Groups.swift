@@ -65,8 +65,9 @@ extension InviteKitNode {
             return nil
         }
         var stored: StoredMessage?
-        // The engine's new state, the message and the processed mark commit together.
-        try store.write { tx in
+        // The engine's new state, the message and the processed mark commit together; synced
+        // to disk before anything is next published (`Store.Durability.deferred`).
+        try store.write(durability: commits.isEmpty ? .deferred : .immediate) { tx in
             if let hostedRow { try tx.groups.save(hostedRow) }
             if let (bytes, epoch) = state { try tx.groups.updateState(id: row.id, state: bytes, epoch: epoch, now: now) }
             for case .message(let inner, _) in outcomes {

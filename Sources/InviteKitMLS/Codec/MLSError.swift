@@ -64,6 +64,9 @@ public enum MLSErrorCodes {
         case unsupportedFeature = "unsupported_feature"
         /// A proposal or the proposal list of a commit breaks RFC 9420 §12.2.
         case invalidProposal = "invalid_proposal"
+        /// A commit references a proposal this member has not received (yet): relays may deliver
+        /// a commit before the proposals it covers, so the event waits for them (RFC 9420 §12.4).
+        case unknownProposal = "unknown_proposal"
         /// A commit is malformed or cannot be applied (RFC 9420 §12.4.2).
         case invalidCommit = "invalid_commit"
         /// This member is no longer in the group (RFC 9420 §12.1.3).

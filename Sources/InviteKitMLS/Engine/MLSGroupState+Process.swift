@@ -83,7 +83,7 @@ extension MLSGroupState {
             case .proposal(let p): return (p, committer, false)
             case .reference(let ref):
                 guard let cached = proposalCache.first(where: { $0.reference == ref }) else {
-                    throw MLSError(.invalidProposal, "commit references an unknown proposal")
+                    throw MLSError(.unknownProposal, "commit references a proposal not received")
                 }
                 return (cached.proposal, cached.sender, true)
             }

@@ -3,10 +3,11 @@ import InviteKitNostr
 
 extension MarmotGroup {
     /// Processes one kind-445 event of this group. Returns its outcome, followed by the outcomes of
-    /// buffered events that the epoch change made readable.
+    /// buffered events that it made readable: an epoch change opens events sealed for the new
+    /// epoch, a proposal lets a commit that references it apply.
     public mutating func receive(event: NostrEvent, now: Int64 = UnixTime.now()) -> [MarmotOutcome] {
         var outcomes = receiveOne(event, now: now)
-        var progress = outcomes.contains(where: Self.changesEpoch)
+        var progress = outcomes.contains(where: Self.unblocksBuffered)
         while progress, !buffer.isEmpty {
             progress = false
             let waiting = buffer
@@ -15,15 +16,15 @@ extension MarmotGroup {
                 let o = receiveOne(e, now: now)
                 if case .buffered = o.first { continue }
                 outcomes += o
-                if o.contains(where: Self.changesEpoch) { progress = true }
+                if o.contains(where: Self.unblocksBuffered) { progress = true }
             }
         }
         return outcomes
     }
 
-    static func changesEpoch(_ o: MarmotOutcome) -> Bool {
+    static func unblocksBuffered(_ o: MarmotOutcome) -> Bool {
         switch o {
-        case .commitApplied, .rolledBack: return true
+        case .commitApplied, .rolledBack, .leaveRequest: return true
         default: return false
         }
     }
@@ -59,7 +60,14 @@ extension MarmotGroup {
             let header = try MarmotMessageHeader(message)
             let outcomes: [MarmotOutcome]
             if header.contentType == .commit {
-                outcomes = try receiveCommit(message, header: header, event: event, hash: hash)
+                do {
+                    outcomes = try receiveCommit(message, header: header, event: event, hash: hash)
+                } catch let e as MLSError where e.code == .unknownProposal {
+                    // Same-second events arrive in id order: the proposal may come next.
+                    if buffer.count >= Self.bufferLimit { buffer.removeFirst() }
+                    buffer.append(event)
+                    return [.buffered]
+                }
             } else {
                 outcomes = [try receiveOther(message, header: header)]
             }

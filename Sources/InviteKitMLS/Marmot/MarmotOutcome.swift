@@ -18,7 +18,8 @@ public enum MarmotOutcome: Sendable {
     case removed
     /// The same event, or the same content in another wrapper, was seen before.
     case duplicate
-    /// No retained key opens the event yet; it is kept and retried after each epoch change.
+    /// No retained key opens the event yet, or it is a commit referencing a proposal not received
+    /// yet: it is kept and retried after each epoch change or proposal.
     case buffered
     /// The event was refused.
     case rejected(MLSError)

@@ -80,13 +80,29 @@ public final class Store: Sendable {
         return config
     }
 
+    /// When a committed write transaction reaches the disk.
+    public enum Durability: Sendable {
+        /// Before ``Store/write(durability:_:)`` returns (``Store/synchronous``): for every
+        /// transaction the node acts on outside the process afterwards (a reply, a printed tag).
+        case immediate
+        /// Committed at once, so a killed process loses nothing (WAL); synced to disk by the next
+        /// `.immediate` commit at the latest, because that one syncs the whole log
+        /// (`synchronous = NORMAL` for this commit). For inbound state nothing has acted on yet
+        /// (a received group event and its message): the node writes an `.immediate` `sent` mark
+        /// before anything goes to a relay, so a power cut can only lose what no one saw, and the
+        /// relays still hold it.
+        case deferred
+    }
+
     /// Runs `body` in one immediate write transaction: everything it does commits together, or
     /// (when it throws, or the process dies) nothing does.
     @discardableResult
-    public func write<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+    public func write<T>(durability: Durability = .immediate, _ body: (StoreTransaction) throws -> T) throws -> T {
         var result: T?
         do {
             try writer.writeWithoutTransaction { db in
+                if durability == .deferred { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+                defer { if durability == .deferred { try? db.execute(sql: "PRAGMA synchronous = \(Self.synchronous)") } }
                 try db.inTransaction(.immediate) {
                     result = try body(StoreTransaction(db: db))
                     return .commit

@@ -3,7 +3,8 @@ import InviteKit
 import InviteKitStore
 
 /// `invitekit bench --store`: the durable store's figures on this machine, on a real on-disk
-/// database (WAL, `synchronous = FULL`), each state change its own transaction.
+/// database (WAL, `synchronous = FULL` except where `Store.Durability.deferred` says), each
+/// state change its own transaction.
 enum StoreBenchmarks {
     struct Report {
         var decisions = 0
@@ -11,6 +12,7 @@ enum StoreBenchmarks {
         var decisionsWithReplyPerSecond = 0.0
         var messages = 0
         var messagesPerSecond = 0.0
+        var messagesImmediatePerSecond = 0.0
         var messagesBatchedPerSecond = 0.0
         var catchUpCount = 0
         var catchUpSkipped = 0
@@ -23,7 +25,8 @@ enum StoreBenchmarks {
         var lines: [(String, String)] {
             [("join-request decisions/s (storage, 1 tx each)", String(format: "%.0f", decisionsPerSecond)),
              ("join-request decisions/s (+ gift-wrapped reply)", String(format: "%.0f", decisionsWithReplyPerSecond)),
-             ("messages stored/s (1 tx each)", String(format: "%.0f", messagesPerSecond)),
+             ("messages stored/s (1 tx each, received: deferred sync)", String(format: "%.0f", messagesPerSecond)),
+             ("messages stored/s (1 tx each, immediate sync)", String(format: "%.0f", messagesImmediatePerSecond)),
              ("messages stored/s (100 per tx)", String(format: "%.0f", messagesBatchedPerSecond)),
              ("catch-up \(catchUpCount) processed wraps: s", String(format: "%.2f (skipped %d)", catchUpSeconds, catchUpSkipped)),
              ("catch-up peak RSS growth KiB", "\(catchUpPeakGrowthKiB)"),
@@ -82,7 +85,8 @@ enum StoreBenchmarks {
             }
         })
 
-        // Messages: received ones, one transaction each, then 100 per transaction (a catch-up page).
+        // Messages: received ones, one transaction each as the node writes them (deferred sync:
+        // `Store.Durability`), the same with a sync per commit, then 100 per transaction.
         report.messages = messages
         let sender = [UInt8](repeating: 1, count: 32)
         func message(_ i: Int) -> StoredMessage {
@@ -90,11 +94,14 @@ enum StoreBenchmarks {
                           content: "message number \(i) with a little text in it", outgoing: false, status: .received)
         }
         report.messagesPerSecond = Double(messages) / (try time {
-            for i in 0..<messages { try store.write { tx in _ = try tx.messages.insert(message(i)) } }
+            for i in 0..<messages { try store.write(durability: .deferred) { tx in _ = try tx.messages.insert(message(i)) } }
+        })
+        report.messagesImmediatePerSecond = Double(messages) / (try time {
+            for i in 0..<messages { try store.write { tx in _ = try tx.messages.insert(message(messages + i)) } }
         })
         report.messagesBatchedPerSecond = Double(messages) / (try time {
             for page in stride(from: 0, to: messages, by: 100) {
-                try store.write { tx in for i in page..<min(page + 100, messages) { _ = try tx.messages.insert(message(messages + i)) } }
+                try store.write { tx in for i in page..<min(page + 100, messages) { _ = try tx.messages.insert(message(2 * messages + i)) } }
             }
         })
 
@@ -189,6 +196,7 @@ enum StoreBenchCommandOutput {
             o.add("decisions_per_s", report.decisionsPerSecond)
             o.add("decisions_with_reply_per_s", report.decisionsWithReplyPerSecond)
             o.add("messages_per_s", report.messagesPerSecond)
+            o.add("messages_immediate_per_s", report.messagesImmediatePerSecond)
             o.add("messages_batched_per_s", report.messagesBatchedPerSecond)
             o.add("catch_up_count", report.catchUpCount)
             o.add("catch_up_skipped", report.catchUpSkipped)

@@ -10,7 +10,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "node-group",
         abstract: "A node's groups (reached as `invitekit group new|list|members|read`, or any `group` command with --group ID).",
-        subcommands: [New.self, List.self, Members.self, Send.self, Read.self, Remove.self, Leave.self, Update.self])
+        subcommands: [New.self, List.self, Members.self, Send.self, Read.self, Add.self, Remove.self, Leave.self, Update.self])
 
     /// `--home` and `--json`, on every node command.
     struct HomeOptions: ParsableArguments {
@@ -111,6 +111,23 @@ struct NodeGroupCommand: AsyncParsableCommand {
                     }
                     if follow && page.isEmpty { try await Task.sleep(for: .milliseconds(Int(interval * 1000))) }
                 } while follow
+            }
+        }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add a user by npub (admins only): fetch their KeyPackage from the group's relays, commit, and send the Welcome after a relay's OK.")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The group id.") var group: String
+        @Option(help: "The user's npub1… or hex key.") var member: String
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
+
+        func run() async throws {
+            try await runReportingErrors {
+                _ = try NostrKeys.parsePublicKey(member)
+                try await NodeGroupCommand.commit(.add(group: group, member: member), options: options, timeout: timeout)
             }
         }
     }

@@ -10,6 +10,7 @@ enum NodeInbox {
         case send(group: String, text: String)
         case revoke(group: String)
         case invite(group: String, singleUse: Bool, expiresIn: Int64?)
+        case add(group: String, member: String)
         case remove(group: String, member: String)
         case update(group: String)
         case leave(group: String)
@@ -17,7 +18,7 @@ enum NodeInbox {
         /// Whether the answer is an event to publish (the direct path then flushes to the group's relays).
         var publishes: Bool {
             switch self {
-            case .send, .remove, .update, .leave: return true
+            case .send, .add, .remove, .update, .leave: return true
             case .revoke, .invite: return false
             }
         }
@@ -30,6 +31,7 @@ enum NodeInbox {
                 var f = ["op": "invite", "group": g, "single_use": singleUse ? "true" : "false"]
                 if let expiresIn { f["expires_in"] = "\(expiresIn)" }
                 return f
+            case .add(let g, let member): return ["op": "add", "group": g, "member": member]
             case .remove(let g, let member): return ["op": "remove", "group": g, "member": member]
             case .update(let g): return ["op": "update", "group": g]
             case .leave(let g): return ["op": "leave", "group": g]
@@ -44,9 +46,9 @@ enum NodeInbox {
                 self = .send(group: g, text: text)
             case "revoke": self = .revoke(group: g)
             case "invite": self = .invite(group: g, singleUse: f["single_use"] == "true", expiresIn: f["expires_in"].flatMap { Int64($0) })
-            case "remove":
+            case "add", "remove":
                 guard let m = f["member"] else { throw CLIFailure("malformed request") }
-                self = .remove(group: g, member: m)
+                self = f["op"] == "add" ? .add(group: g, member: m) : .remove(group: g, member: m)
             case "update": self = .update(group: g)
             case "leave": self = .leave(group: g)
             default: throw CLIFailure("malformed request")
@@ -79,6 +81,10 @@ enum NodeInbox {
         case .send(_, let text): return try await node.sendMessage(text: text, groupID: row.id).eventID
         case .revoke: return try await node.revokeInvites(groupID: row.id)
         case .invite(_, let singleUse, let expiresIn): return try await node.createInvite(groupID: row.id, singleUse: singleUse, expiresIn: expiresIn).url
+        case .add(_, let member):
+            let pool = RelayPool(urls: row.relays)
+            defer { Task { await pool.close() } }
+            return try await node.addMember(try NostrKeys.parsePublicKey(member), groupID: row.id, pool: pool)
         case .remove(_, let member): return try await node.removeMember(try NostrKeys.parsePublicKey(member).rawRepresentation, groupID: row.id)
         case .update: return try await node.selfUpdate(groupID: row.id)
         case .leave: return try await node.leaveGroup(groupID: row.id)
