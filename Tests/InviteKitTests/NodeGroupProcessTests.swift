@@ -9,62 +9,27 @@ import InviteKitTestSupport
 /// Commit's `OK` and the Welcome still lets the joiner join, exactly once.
 final class NodeGroupProcessTests: XCTestCase {
     private var relay: RelayProcess!
+    private var cli: CLIProcesses!
     private var root: String!
-    private var running: [Process] = []
 
     override func setUpWithError() throws {
         try RelayProcess.requireRelay()
+        cli = try CLIProcesses()
         relay = try RelayProcess()
         try relay.start()
         root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-groups-\(UUID().uuidString)")
     }
 
     override func tearDown() {
-        for p in running where p.isRunning { kill(p.processIdentifier, SIGKILL); _ = RelayProcess.waitForExit(p, timeout: 5) }
+        cli?.killAll()
         relay?.tearDown()
         if let root { try? FileManager.default.removeItem(atPath: root) }
     }
 
-    private func binary() throws -> URL {
-        let dirs = [URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()]
-        for d in dirs where FileManager.default.isExecutableFile(atPath: d.appendingPathComponent("invitekit").path) {
-            return d.appendingPathComponent("invitekit")
-        }
-        throw XCTSkip("the invitekit executable is not built next to the tests")
-    }
-
     private func home(_ name: String) -> String { (root as NSString).appendingPathComponent(name) }
 
-    private func start(_ args: [String], env: [String: String] = [:]) throws -> (Process, ProcessOutput) {
-        let p = Process()
-        p.executableURL = try binary()
-        p.arguments = args
-        if !env.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 } }
-        let out = ProcessOutput()
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { h in out.append(h.availableData) }
-        try p.run()
-        running.append(p)
-        return (p, out)
-    }
-
-    @discardableResult
-    private func run(_ args: [String], timeout: TimeInterval = 60) throws -> (status: Int32, output: String) {
-        let (p, out) = try start(args)
-        XCTAssertTrue(RelayProcess.waitForExit(p, timeout: timeout), "\(args.prefix(2)) did not finish")
-        Thread.sleep(forTimeInterval: 0.1)
-        return (p.terminationStatus, out.text)
-    }
-
     private func waitFor(_ timeout: TimeInterval = 30, _ condition: () throws -> Bool) rethrows -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        return false
+        try CLIProcesses.waitFor(timeout, condition)
     }
 
     private func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
@@ -73,7 +38,7 @@ final class NodeGroupProcessTests: XCTestCase {
     private func serveNewGroup(singleUse: Bool, env: [String: String] = [:]) throws -> (Process, ProcessOutput, url: String, group: String) {
         var args = ["serve", "--home", home("ada"), "--new-group", "club", "--interval", "0.3"]
         if singleUse { args.append("--single-use") }
-        let (serve, out) = try start(args, env: env)
+        let (serve, out) = try cli.start(args, env: env)
         XCTAssertTrue(waitFor { out.text.contains("invite: ") }, out.text)
         let url = try XCTUnwrap(out.text.components(separatedBy: "invite: ").last?.components(separatedBy: "\n").first)
         let group = try XCTUnwrap(out.text.components(separatedBy: "group ").dropFirst().first?.components(separatedBy: " ").first)
@@ -81,30 +46,30 @@ final class NodeGroupProcessTests: XCTestCase {
     }
 
     func testMessagesBothWaysSingleUseRefusedAndRevokedInviteRefused() throws {
-        for name in ["ada", "dee", "eve", "fay"] { XCTAssertEqual(try run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
+        for name in ["ada", "dee", "eve", "fay"] { XCTAssertEqual(try cli.run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
         let (_, adaOut, url, group) = try serveNewGroup(singleUse: true)
 
         // dee asks, then her own serve completes the join and keeps the group for her sends.
-        let asked = try run(["join", "--home", home("dee"), url, "--no-wait", "--json"])
+        let asked = try cli.run(["join", "--home", home("dee"), url, "--no-wait", "--json"])
         XCTAssertEqual(asked.status, 0, asked.output)
         XCTAssertTrue(asked.output.contains("\"requested\""), asked.output)
-        let (_, deeOut) = try start(["serve", "--home", home("dee"), "--interval", "0.3"])
+        let (_, deeOut) = try cli.start(["serve", "--home", home("dee"), "--interval", "0.3"])
         XCTAssertTrue(waitFor(45) { deeOut.text.contains("joined") }, deeOut.text)
 
-        let listed = try run(["group", "list", "--home", home("dee"), "--json"])
+        let listed = try cli.run(["group", "list", "--home", home("dee"), "--json"])
         XCTAssertEqual(listed.status, 0, listed.output)
         XCTAssertTrue(listed.output.contains(group), listed.output)
 
-        let fromAda = try run(["group", "send", "--home", home("ada"), "--group", group, "hello dee"])
+        let fromAda = try cli.run(["group", "send", "--home", home("ada"), "--group", group, "hello dee"])
         XCTAssertEqual(fromAda.status, 0, fromAda.output)
         XCTAssertTrue(fromAda.output.hasPrefix("acked "), fromAda.output)
-        let fromDee = try run(["group", "send", "--home", home("dee"), "--group", group, "hello ada"])
+        let fromDee = try cli.run(["group", "send", "--home", home("dee"), "--group", group, "hello ada"])
         XCTAssertEqual(fromDee.status, 0, fromDee.output)
         XCTAssertTrue(fromDee.output.hasPrefix("acked "), fromDee.output)
 
-        XCTAssertTrue(try waitFor { try run(["group", "read", "--home", home("dee"), "--group", group]).output.contains("hello dee") })
-        XCTAssertTrue(try waitFor { try run(["group", "read", "--home", home("ada"), "--group", group]).output.contains("hello ada") })
-        let adaHistory = try run(["group", "read", "--home", home("ada"), "--group", group, "--json"]).output
+        XCTAssertTrue(try waitFor { try cli.run(["group", "read", "--home", home("dee"), "--group", group]).output.contains("hello dee") })
+        XCTAssertTrue(try waitFor { try cli.run(["group", "read", "--home", home("ada"), "--group", group]).output.contains("hello ada") })
+        let adaHistory = try cli.run(["group", "read", "--home", home("ada"), "--group", group, "--json"]).output
         XCTAssertEqual(count("hello dee", in: adaHistory), 1, adaHistory)
         XCTAssertEqual(count("hello ada", in: adaHistory), 1, adaHistory)
         XCTAssertTrue(adaHistory.contains("\"status\":\"acked\""), adaHistory)
@@ -112,30 +77,30 @@ final class NodeGroupProcessTests: XCTestCase {
         XCTAssertLessThan(adaHistory.range(of: "hello dee")!.lowerBound, adaHistory.range(of: "hello ada")!.lowerBound, adaHistory)
 
         // The same single-use invite again.
-        let eve = try run(["join", "--home", home("eve"), url, "--timeout", "30"])
+        let eve = try cli.run(["join", "--home", home("eve"), url, "--timeout", "30"])
         XCTAssertEqual(eve.status, 3, eve.output)
         XCTAssertTrue(eve.output.contains("This invite was already used"), eve.output)
 
         // A reusable invite, revoked through the running serve, is refused.
-        let made = try run(["invite", "create", "--home", home("ada"), "--group", group])
+        let made = try cli.run(["invite", "create", "--home", home("ada"), "--group", group])
         XCTAssertEqual(made.status, 0, made.output)
         let reusable = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let revoked = try run(["invite", "revoke", "--home", home("ada"), "--group", group])
+        let revoked = try cli.run(["invite", "revoke", "--home", home("ada"), "--group", group])
         XCTAssertEqual(revoked.status, 0, revoked.output)
-        let fay = try run(["join", "--home", home("fay"), reusable, "--timeout", "30"])
+        let fay = try cli.run(["join", "--home", home("fay"), reusable, "--timeout", "30"])
         XCTAssertEqual(fay.status, 3, fay.output)
         XCTAssertFalse(adaOut.text.contains("relay error"), adaOut.text)
     }
 
     func testKillAfterCommitAcknowledgedBeforeWelcomeJoinsOnce() throws {
-        for name in ["ada", "dee"] { XCTAssertEqual(try run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
+        for name in ["ada", "dee"] { XCTAssertEqual(try cli.run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
         let (serve, _, url, group) = try serveNewGroup(singleUse: true, env: ["INVITEKIT_FAILPOINT": "node.flush.before_welcome"])
-        let (join, joinOut) = try start(["join", "--home", home("dee"), url, "--timeout", "60"])
+        let (join, joinOut) = try cli.start(["join", "--home", home("dee"), url, "--timeout", "60"])
         XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 45), "serve did not reach the fail point")
         XCTAssertEqual(serve.terminationReason, .uncaughtSignal)
         XCTAssertEqual(serve.terminationStatus, SIGKILL)
 
-        let (_, again) = try start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        let (_, again) = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"])
         XCTAssertTrue(RelayProcess.waitForExit(join, timeout: 60), joinOut.text)
         XCTAssertEqual(join.terminationStatus, 0, joinOut.text)
         XCTAssertEqual(count("joined group", in: joinOut.text), 1, joinOut.text)
@@ -144,72 +109,92 @@ final class NodeGroupProcessTests: XCTestCase {
         Thread.sleep(forTimeInterval: 2)
         XCTAssertFalse(again.text.contains("join request"), again.text)
         XCTAssertFalse(again.text.contains("added "), again.text)
-        let list = try run(["group", "list", "--home", home("dee")])
+        let list = try cli.run(["group", "list", "--home", home("dee")])
         XCTAssertEqual(count(group, in: list.output), 1, list.output)
     }
 
     func testKillAfterCommitPublishedBeforeItsOKJoinsOnce() throws {
-        for name in ["ada", "dee"] { XCTAssertEqual(try run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
+        for name in ["ada", "dee"] { XCTAssertEqual(try cli.run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
         let (serve, _, url, _) = try serveNewGroup(singleUse: true, env: ["INVITEKIT_FAILPOINT": "node.flush.before_commit_ok"])
-        let (join, joinOut) = try start(["join", "--home", home("dee"), url, "--timeout", "40"])
+        let (join, joinOut) = try cli.start(["join", "--home", home("dee"), url, "--timeout", "40"])
         XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 45), "serve did not reach the fail point")
         XCTAssertEqual(serve.terminationStatus, SIGKILL)
-        _ = try start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        _ = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"])
         XCTAssertTrue(RelayProcess.waitForExit(join, timeout: 60), joinOut.text)
         XCTAssertEqual(join.terminationStatus, 0, joinOut.text)
         XCTAssertEqual(count("joined group", in: joinOut.text), 1, joinOut.text)
     }
 
     func testGroupFromCommandsHistoryMembersAndRevocationSurviveKill9() throws {
-        for name in ["ada", "dee", "fay"] { XCTAssertEqual(try run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
-        let made = try run(["group", "new", "--home", home("ada"), "--name", "club"])
+        for name in ["ada", "dee", "fay"] { XCTAssertEqual(try cli.run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
+        let made = try cli.run(["group", "new", "--home", home("ada"), "--name", "club"])
         XCTAssertEqual(made.status, 0, made.output)
         let group = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let url = try run(["invite", "create", "--home", home("ada"), "--group", group, "--single-use", "--expires-in", "600"]).output
+        let url = try cli.run(["invite", "create", "--home", home("ada"), "--group", group, "--single-use", "--expires-in", "600"]).output
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let reusable = try run(["invite", "create", "--home", home("ada"), "--group", group]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let reusable = try cli.run(["invite", "create", "--home", home("ada"), "--group", group]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(url.hasPrefix("http") && reusable.hasPrefix("http"), url + reusable)
 
-        var (serve, _) = try start(["serve", "--home", home("ada"), "--interval", "0.3"])
-        let dee = try run(["join", "--home", home("dee"), url, "--timeout", "45"])
+        var (serve, _) = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        let dee = try cli.run(["join", "--home", home("dee"), url, "--timeout", "45"])
         XCTAssertEqual(dee.status, 0, dee.output)
-        let (_, deeServe) = try start(["serve", "--home", home("dee"), "--interval", "0.3"])
+        let (_, deeServe) = try cli.start(["serve", "--home", home("dee"), "--interval", "0.3"])
         XCTAssertTrue(waitFor { deeServe.text.contains("serving on") }, deeServe.text)
 
-        let members = try run(["group", "members", "--home", home("ada"), "--group", group, "--json"])
+        let members = try cli.run(["group", "members", "--home", home("ada"), "--group", group, "--json"])
         XCTAssertEqual(members.status, 0, members.output)
         XCTAssertEqual(count("\"npub\"", in: members.output), 2, members.output)
         XCTAssertEqual(count("\"admin\":\"true\"", in: members.output), 1, members.output)
         XCTAssertTrue(members.output.contains("\"epoch\":\"1\""), members.output)
 
-        XCTAssertEqual(try run(["group", "send", "--home", home("dee"), "--group", group, "one"]).status, 0)
-        XCTAssertEqual(try run(["group", "send", "--home", home("ada"), "--group", group, "two"]).status, 0)
-        XCTAssertTrue(try waitFor { try run(["group", "read", "--home", home("ada"), "--group", group]).output.contains("one") })
-        XCTAssertTrue(try waitFor { try run(["group", "read", "--home", home("dee"), "--group", group]).output.contains("two") })
-        XCTAssertEqual(try run(["invite", "revoke", "--home", home("ada"), "--group", group]).status, 0)
-        let before = try run(["group", "read", "--home", home("ada"), "--group", group, "--json"]).output
+        XCTAssertEqual(try cli.run(["group", "send", "--home", home("dee"), "--group", group, "one"]).status, 0)
+        XCTAssertEqual(try cli.run(["group", "send", "--home", home("ada"), "--group", group, "two"]).status, 0)
+        XCTAssertTrue(try waitFor { try cli.run(["group", "read", "--home", home("ada"), "--group", group]).output.contains("one") })
+        XCTAssertTrue(try waitFor { try cli.run(["group", "read", "--home", home("dee"), "--group", group]).output.contains("two") })
+        XCTAssertEqual(try cli.run(["invite", "revoke", "--home", home("ada"), "--group", group]).status, 0)
+        let before = try cli.run(["group", "read", "--home", home("ada"), "--group", group, "--json"]).output
 
         // kill -9, restart: the subscription brings every stored kind-445 event again.
         kill(serve.processIdentifier, SIGKILL)
         XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 10))
         let restarted: ProcessOutput
-        (serve, restarted) = try start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        (serve, restarted) = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"])
         XCTAssertTrue(waitFor { restarted.text.contains("serving on") }, restarted.text)
         Thread.sleep(forTimeInterval: 3)
-        let after = try run(["group", "read", "--home", home("ada"), "--group", group, "--json"]).output
+        let after = try cli.run(["group", "read", "--home", home("ada"), "--group", group, "--json"]).output
         XCTAssertEqual(after, before)
         XCTAssertEqual(count("\"content\":\"one\"", in: after), 1, after)
         XCTAssertFalse(restarted.text.contains("join request"), restarted.text)
         XCTAssertFalse(restarted.text.contains("published"), restarted.text)
 
         // The restored group still sends, and dee reads it.
-        let three = try run(["group", "send", "--home", home("ada"), "--group", group, "three"])
+        let three = try cli.run(["group", "send", "--home", home("ada"), "--group", group, "three"])
         XCTAssertEqual(three.status, 0, three.output)
         XCTAssertTrue(three.output.hasPrefix("acked "), three.output)
-        XCTAssertTrue(try waitFor { try run(["group", "read", "--home", home("dee"), "--group", group]).output.contains("three") })
+        XCTAssertTrue(try waitFor { try cli.run(["group", "read", "--home", home("dee"), "--group", group]).output.contains("three") })
 
         // The revoked invite is refused after the restart.
-        let fay = try run(["join", "--home", home("fay"), reusable, "--timeout", "30"])
+        let fay = try cli.run(["join", "--home", home("fay"), reusable, "--timeout", "30"])
         XCTAssertEqual(fay.status, 3, fay.output)
+
+        // Membership Commits through the running serves (both homes are locked): dee rotates
+        // her keys, ada applies it from the relay; then ada removes dee.
+        let update = try cli.run(["group", "update", "--home", home("dee"), "--group", group])
+        XCTAssertEqual(update.status, 0, update.output)
+        XCTAssertTrue(update.output.contains("confirmed; epoch 2"), update.output)
+        XCTAssertTrue(try waitFor { try cli.run(["group", "members", "--home", home("ada"), "--group", group, "--json"]).output.contains("\"epoch\":\"2\"") })
+        let deeNpub = try XCTUnwrap(cli.run(["id", "--home", home("dee"), "--json"]).output
+            .components(separatedBy: "\"npub\":\"").dropFirst().first?.components(separatedBy: "\"").first)
+        let removed = try cli.run(["group", "remove", "--home", home("ada"), "--group", group, "--member", deeNpub, "--json"])
+        XCTAssertEqual(removed.status, 0, removed.output)
+        XCTAssertTrue(removed.output.contains("\"status\":\"confirmed\""), removed.output)
+        let left = try cli.run(["group", "members", "--home", home("ada"), "--group", group, "--json"]).output
+        XCTAssertEqual(count("\"npub\"", in: left), 1, left)
+        XCTAssertTrue(left.contains("\"epoch\":\"3\""), left)
+        XCTAssertTrue(try waitFor { try cli.run(["group", "send", "--home", home("dee"), "--group", group, "--timeout", "5", "gone?"]).status != 0 },
+                      "a removed member cannot send")
+        let again = try cli.run(["group", "remove", "--home", home("ada"), "--group", group, "--member", deeNpub])
+        XCTAssertEqual(again.status, 1, again.output)
+        XCTAssertTrue(again.output.contains("not_a_member"), again.output)
     }
 }
