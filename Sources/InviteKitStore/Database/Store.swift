@@ -19,6 +19,9 @@ public final class Store: Sendable {
     public static let busyTimeoutSeconds: Double = 5
 
     let writer: any DatabaseWriter
+    /// The writing connection's current `synchronous` level; read and changed only inside
+    /// `writer`'s serialized writes, so consecutive `.deferred` writes set it once.
+    nonisolated(unsafe) private var writerDurability = Durability.immediate
     /// The database file, or `nil` in memory.
     public let path: String?
 
@@ -101,8 +104,10 @@ public final class Store: Sendable {
         var result: T?
         do {
             try writer.writeWithoutTransaction { db in
-                if durability == .deferred { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-                defer { if durability == .deferred { try? db.execute(sql: "PRAGMA synchronous = \(Self.synchronous)") } }
+                if durability != writerDurability {
+                    try db.execute(sql: "PRAGMA synchronous = \(durability == .deferred ? "NORMAL" : Self.synchronous)")
+                    writerDurability = durability
+                }
                 try db.inTransaction(.immediate) {
                     result = try body(StoreTransaction(db: db))
                     return .commit

@@ -25,9 +25,9 @@ enum StoreBenchmarks {
         var lines: [(String, String)] {
             [("join-request decisions/s (storage, 1 tx each)", String(format: "%.0f", decisionsPerSecond)),
              ("join-request decisions/s (+ gift-wrapped reply)", String(format: "%.0f", decisionsWithReplyPerSecond)),
-             ("messages stored/s (1 tx each, received: deferred sync)", String(format: "%.0f", messagesPerSecond)),
-             ("messages stored/s (1 tx each, immediate sync)", String(format: "%.0f", messagesImmediatePerSecond)),
-             ("messages stored/s (100 per tx)", String(format: "%.0f", messagesBatchedPerSecond)),
+             ("messages/s (1 tx each, deferred sync)", String(format: "%.0f", messagesPerSecond)),
+             ("messages/s (1 tx each, immediate sync)", String(format: "%.0f", messagesImmediatePerSecond)),
+             ("messages/s (100 per tx)", String(format: "%.0f", messagesBatchedPerSecond)),
              ("catch-up \(catchUpCount) processed wraps: s", String(format: "%.2f (skipped %d)", catchUpSeconds, catchUpSkipped)),
              ("catch-up peak RSS growth KiB", "\(catchUpPeakGrowthKiB)"),
              ("cold catch-up \(catchUpCount) wraps (unwrap+record): s", String(format: "%.2f", coldCatchUpSeconds)),
