@@ -9,7 +9,7 @@ import InviteKitStore
 struct NodeServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run this node until SIGINT/SIGTERM: answer join requests, publish commits, Welcomes and replies.")
     @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
-    @Option(help: "Create a group for this run and print a signed invite for it (the current group engine keeps groups in memory).") var newGroup: String?
+    @Option(help: "Also create a group named N first and print a signed invite for it (a shortcut for `group new` + `invite create`).") var newGroup: String?
     @Flag(help: "The printed invite is single use.") var singleUse = false
     @Option(help: "The printed invite expires after S seconds.") var expiresIn: Int64 = 86_400
     @Option(help: "Seconds between polls.") var interval: Double = 1
@@ -83,7 +83,7 @@ struct NodeServeCommand: AsyncParsableCommand {
         let text: String
         switch event {
         case .joinRequestDecided(let id, let outcome): text = "join request \(id.prefix(12))…: \(outcome)"
-        case .memberAdded(let g, let m): text = "added \(Hex.encode(m).prefix(16))… to \(g.prefix(16))…; Welcome queued"
+        case .memberAdded(let g, let m): text = "added \(Hex.encode(m).prefix(16))… to \(g.prefix(16))…"
         case .memberRemoved(let g, let m): text = "removed \(Hex.encode(m).prefix(16))… from \(g.prefix(16))…"
         case .commitRolledBack(let g, let c): text = "commit \(c.prefix(12))… rolled back in \(g.prefix(16))…"
         case .joined(let g, let epoch): text = "joined \(g.prefix(16))… at epoch \(epoch)"
