@@ -55,6 +55,21 @@ final class OutboundTableTests: XCTestCase {
         XCTAssertEqual(due.first?.deliveries.first?.attempts, 1)
     }
 
+    func testARestartRequeuesOnlySentDeliveries() throws {
+        let store = try Store.inMemory()
+        try store.write { tx in
+            try tx.outbound.enqueue(eventID: "e", eventJSON: "{}", kind: 1, purpose: "t", relays: ["a", "b", "c"], now: 1)
+            try tx.outbound.apply(.sent(now: 1), eventID: "e", relay: "a")
+            try tx.outbound.apply(.sent(now: 1), eventID: "e", relay: "b")
+            try tx.outbound.apply(.ok(accepted: true, message: "", now: 1), eventID: "e", relay: "b")
+        }
+        XCTAssertEqual(try store.write { tx in try tx.outbound.requeueSent(now: 2) }, 1, "only a's delivery was in flight")
+        let deliveries = try store.read { tx in try tx.outbound.deliveries(eventID: "e") }
+        XCTAssertEqual(deliveries.map(\.status), [.queued, .acked, .queued])
+        XCTAssertEqual(deliveries.map(\.attempts), [1, 1, 0])
+        XCTAssertEqual(try store.read { tx in try tx.outbound.due(now: 2) }.first?.deliveries.map(\.relay), ["a", "c"], "due now, b is done")
+    }
+
     func testApplyingToAnUnknownDeliveryThrows() throws {
         let store = try Store.inMemory()
         XCTAssertThrowsError(try store.write { tx in try tx.outbound.apply(.sent(now: 1), eventID: "x", relay: "a") }) {

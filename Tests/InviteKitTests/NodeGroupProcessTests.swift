@@ -74,7 +74,14 @@ final class NodeGroupProcessTests: XCTestCase {
         XCTAssertEqual(count("hello ada", in: adaHistory), 1, adaHistory)
         XCTAssertTrue(adaHistory.contains("\"status\":\"acked\""), adaHistory)
         XCTAssertTrue(adaHistory.contains("\"status\":\"received\""), adaHistory)
-        XCTAssertLessThan(adaHistory.range(of: "hello dee")!.lowerBound, adaHistory.range(of: "hello ada")!.lowerBound, adaHistory)
+        // In (created_at, id) order: both may share a second, so the id decides then.
+        let keys = adaHistory.split(separator: "\n").compactMap { line -> (Int64, String)? in
+            guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: String],
+                  let t = o["created_at"].flatMap({ Int64($0) }), let id = o["event"] else { return nil }
+            return (t, id)
+        }
+        XCTAssertEqual(keys.count, 2, adaHistory)
+        XCTAssertTrue(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 }, adaHistory)
 
         // The same single-use invite again.
         let eve = try cli.run(["join", "--home", home("eve"), url, "--timeout", "30"])
@@ -185,9 +192,22 @@ final class NodeGroupProcessTests: XCTestCase {
         XCTAssertTrue(try waitFor { try cli.run(["group", "members", "--home", home("ada"), "--group", group, "--json"]).output.contains("\"epoch\":\"2\"") })
         let deeNpub = try XCTUnwrap(cli.run(["id", "--home", home("dee"), "--json"]).output
             .components(separatedBy: "\"npub\":\"").dropFirst().first?.components(separatedBy: "\"").first)
-        let removed = try cli.run(["group", "remove", "--home", home("ada"), "--group", group, "--member", deeNpub, "--json"])
-        XCTAssertEqual(removed.status, 0, removed.output)
-        XCTAssertTrue(removed.output.contains("\"status\":\"confirmed\""), removed.output)
+        // ada's serve dies (kill -9 at a fail point) after the relay stored the removal and
+        // before its OK was recorded: nothing is applied; the restarted serve re-sends it, and the
+        // OK that comes back applies it once. The waiting `group remove` then reports it.
+        kill(serve.processIdentifier, SIGKILL)
+        XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 10))
+        (serve, _) = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"], env: ["INVITEKIT_FAILPOINT": "node.flush.before_commit_ok"])
+        let (removing, removingOut) = try cli.start(["group", "remove", "--home", home("ada"), "--group", group, "--member", deeNpub, "--json",
+                                                     "--timeout", "60"])
+        XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 30), "serve did not reach the fail point")
+        XCTAssertEqual(serve.terminationStatus, SIGKILL)
+        let notYet = try cli.run(["group", "members", "--home", home("ada"), "--group", group, "--json"]).output
+        XCTAssertEqual(count("\"npub\"", in: notYet), 2, "not applied before the OK: \(notYet)")
+        (serve, _) = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        XCTAssertTrue(RelayProcess.waitForExit(removing, timeout: 60), removingOut.text)
+        XCTAssertEqual(removing.terminationStatus, 0, removingOut.text)
+        XCTAssertTrue(removingOut.text.contains("\"status\":\"confirmed\""), removingOut.text)
         let left = try cli.run(["group", "members", "--home", home("ada"), "--group", group, "--json"]).output
         XCTAssertEqual(count("\"npub\"", in: left), 1, left)
         XCTAssertTrue(left.contains("\"epoch\":\"3\""), left)

@@ -111,6 +111,10 @@ public actor InviteKitNode {
         for waiting in try store.read({ tx in try tx.pendingCommits.waiting() }) {
             pendingCommits[waiting.commitEventID] = try NodePendingCommit(restoring: waiting)
         }
+        // This node holds the home's lock, so no connection of an earlier process is alive: what
+        // it had written and not heard back about is due again at once (PROTOCOL §11.4).
+        let (restartedAt, outboundRules) = (clock(), machine)
+        try store.write { tx in try tx.outbound.requeueSent(now: restartedAt, machine: outboundRules) }
     }
 
     /// What `invitekit id` prints, read without taking the lock (a node may be serving).

@@ -87,6 +87,18 @@ public struct OutboundTable {
         for id in ids { try apply(.disconnected(now: now), eventID: id, relay: relay, machine: machine) }
     }
 
+    /// The process that wrote `sent` deliveries is gone (a restart), and with it their
+    /// connections: an `OK` for them can never arrive, so each is due again now, as after a
+    /// disconnect. Returns how many.
+    @discardableResult
+    public func requeueSent(now: Int64, machine: OutboundStateMachine = OutboundStateMachine()) throws -> Int {
+        let rows = try Row.fetchAll(db, sql: "SELECT event_id, relay FROM outbound_deliveries WHERE status = 'sent'")
+        for row in rows {
+            try apply(.disconnected(now: now), eventID: row["event_id"], relay: row["relay"], machine: machine)
+        }
+        return rows.count
+    }
+
     /// Whether some relay acknowledged the event.
     public func isAcked(eventID: String) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM outbound_deliveries WHERE event_id = ? AND status = 'acked')",
