@@ -18,6 +18,15 @@ import InviteKitInvites
 ///   or link (raw DEFLATE, zlib-framed, bare zlib, uncompressed) verifies to the creator.
 /// - `invites.negative` — `negative.json`: each input fails with the expected error code.
 public enum InviteVectorSuites {
+    /// The files these suites read and the fewest cases each must run (`VectorSuiteRegistry`).
+    public static let declarations: [VectorSuiteDeclaration] = [
+        VectorSuiteDeclaration(suite: "invites.whistle_codes", files: ["invites/whistle-codes.json"], minimumCases: 13),
+        VectorSuiteDeclaration(suite: "invites.approval_urls", files: ["invites/approval-urls.json"], minimumCases: 6),
+        VectorSuiteDeclaration(suite: "invites.conversation_tokens", files: ["invites/conversation-tokens.json"], minimumCases: 7),
+        VectorSuiteDeclaration(suite: "invites.signed_invites", files: ["invites/signed-invites.json"], minimumCases: 12),
+        VectorSuiteDeclaration(suite: "invites.negative", files: ["invites/negative.json"], minimumCases: 58),
+    ]
+
     /// `directory` is either the `vectors` root or `vectors/invites` itself.
     public static func run(directory: String) -> [VectorSuiteResult] {
         let dir = FileManager.default.fileExists(atPath: directory + "/invites/whistle-codes.json") ? directory + "/invites" : directory

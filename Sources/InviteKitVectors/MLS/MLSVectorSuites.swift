@@ -17,6 +17,26 @@ import InviteKitMLS
 ///   `mlswg-transcript-hashes` — ``MLSWGScheduleSuites``, from `external/mls/`.
 /// - the mlswg ratchet-tree suites of ``MLSWGTreeSuites`` (`external/mls/tree-*.json`, `treekem.json`).
 public enum MLSVectorSuites {
+    /// The files these suites read and the fewest cases each must run (`VectorSuiteRegistry`).
+    public static let declarations: [VectorSuiteDeclaration] = [
+        VectorSuiteDeclaration(suite: "mls-key-packages", files: ["external/mls-key-packages.json"], minimumCases: 300),
+        VectorSuiteDeclaration(suite: "mls-deserialization", files: ["external/mls-deserialization.json"], minimumCases: 14),
+        VectorSuiteDeclaration(suite: "mls-crypto-basics", files: ["external/mls-crypto-basics.json"], minimumCases: 16),
+        VectorSuiteDeclaration(suite: "mlswg-tree-math", files: ["external/mls/tree-math.json"], minimumCases: 10),
+        VectorSuiteDeclaration(suite: "mlswg-tree-operations", files: ["external/mls/tree-operations.json"], minimumCases: 5),
+        VectorSuiteDeclaration(suite: "mlswg-tree-validation", files: ["external/mls/tree-validation.json"], minimumCases: 28),
+        VectorSuiteDeclaration(suite: "mlswg-treekem", files: ["external/mls/treekem.json"], minimumCases: 22),
+        VectorSuiteDeclaration(suite: "mlswg-key-schedule", files: ["external/mls/key-schedule.json"], minimumCases: 10),
+        VectorSuiteDeclaration(suite: "mlswg-secret-tree", files: ["external/mls/secret-tree.json"], minimumCases: 6),
+        VectorSuiteDeclaration(suite: "mlswg-message-protection", files: ["external/mls/message-protection.json"], minimumCases: 2),
+        VectorSuiteDeclaration(suite: "mlswg-transcript-hashes", files: ["external/mls/transcript-hashes.json"], minimumCases: 2),
+        VectorSuiteDeclaration(suite: "mlswg-messages", files: ["external/mls/messages.json"], minimumCases: 5100),
+        VectorSuiteDeclaration(suite: "mlswg-welcome", files: ["external/mls/welcome.json"], minimumCases: 2),
+        VectorSuiteDeclaration(suite: "mlswg-passive-client-welcome", files: ["external/mls/passive-client-welcome.json"], minimumCases: 16),
+        VectorSuiteDeclaration(suite: "mlswg-passive-client-handling-commit", files: ["external/mls/passive-client-handling-commit.json"], minimumCases: 14),
+        VectorSuiteDeclaration(suite: "mlswg-passive-client-random", files: ["external/mls/passive-client-random.json"], minimumCases: 1),
+    ]
+
     /// One suite's outcome.
     public typealias Result = (suite: String, passed: Int, failed: Int)
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import InviteKitNostr
+import InviteKitVectors
 
 struct VectorsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

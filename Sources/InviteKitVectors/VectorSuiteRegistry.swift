@@ -1,0 +1,61 @@
+import Foundation
+import InviteKitNostr
+
+/// Every vector suite, layer by layer, each with the files it reads and the
+/// fewest cases it must run. A suite passes only when it earned it (PROTOCOL.md, "Test
+/// vectors"): a declared file that is missing, empty or not parseable, a suite that did not
+/// run or ran fewer cases than declared, and a suite nobody declared are all failures.
+public enum VectorSuiteRegistry {
+    /// Every declaration, family by family; adding a suite means declaring it with its runner.
+    public static let declarations: [VectorSuiteDeclaration] = NostrVectorSuites.declarations + InviteVectorSuites.declarations
+        + MLSVectorSuites.declarations + ContentVectorSuites.declarations
+
+    /// Runs every suite and holds each to its declaration.
+    public static func run(directory: String) -> [VectorSuiteResult] {
+        let ran = NostrVectorSuites.run(directory: directory)
+            + InviteVectorSuites.run(directory: directory)
+            + MLSVectorSuites.results(directory: directory)
+            + ContentVectorSuites.run(directory: directory)
+        return enforce(ran, directory: directory, declarations: declarations)
+    }
+
+    /// Holds `results` to `declarations`, in declaration order, undeclared suites last.
+    package static func enforce(_ results: [VectorSuiteResult], directory: String, declarations: [VectorSuiteDeclaration]) -> [VectorSuiteResult] {
+        var out = [VectorSuiteResult]()
+        for d in declarations {
+            let matching = results.filter { $0.suite == d.suite }
+            var r = matching.first ?? VectorSuiteResult(suite: d.suite)
+            var problems = d.files.compactMap { fileProblem(directory, $0) }
+            if matching.isEmpty { problems.append("the suite did not run") }
+            let cases = r.passed + r.failed
+            if !matching.isEmpty, cases < d.minimumCases { problems.append("ran \(cases) cases; at least \(d.minimumCases) are declared") }
+            if !problems.isEmpty {
+                r = VectorSuiteResult(suite: r.suite, passed: r.passed, failed: r.failed + 1, failures: problems.map { "\(d.suite): \($0)" } + r.failures)
+            }
+            out.append(r)
+        }
+        let declared = Set(declarations.map(\.suite))
+        for r in results where !declared.contains(r.suite) {
+            out.append(VectorSuiteResult(suite: r.suite, passed: r.passed, failed: r.failed + 1,
+                                         failures: ["\(r.suite): not declared in its family's `declarations` (files and minimum case count)"] + r.failures))
+        }
+        return out
+    }
+
+    /// Why a declared file cannot count: missing, not a regular file, empty, or (for JSON) not
+    /// parseable or an empty object or array.
+    static func fileProblem(_ directory: String, _ relative: String) -> String? {
+        let path = directory + "/" + relative
+        var st = stat()
+        guard stat(path, &st) == 0 else { return "\(relative) is missing" }
+        guard st.st_mode & S_IFMT == S_IFREG else { return "\(relative) is not a regular file" }
+        guard st.st_size > 0, let bytes = FileManager.default.contents(atPath: path), !bytes.isEmpty else { return "\(relative) is empty" }
+        guard relative.hasSuffix(".json") else { return nil }
+        guard let value = try? JSONParser.parse(Array(bytes), maxBytes: 64 * 1024 * 1024, maxDepth: 64) else { return "\(relative) is not valid JSON" }
+        switch value {
+        case .object(let members) where members.isEmpty: return "\(relative) is an empty object"
+        case .array(let items) where items.isEmpty: return "\(relative) is an empty array"
+        default: return nil
+        }
+    }
+}
