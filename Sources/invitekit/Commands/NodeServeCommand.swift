@@ -69,15 +69,7 @@ struct NodeServeCommand: AsyncParsableCommand {
         }
     }
 
-    private func line(_ fields: [String: String], text: String) {
-        if json {
-            var o = JSONOutput()
-            for (k, v) in fields.sorted(by: { $0.key < $1.key }) { o.add(k, v) }
-            StdIO.printLine(o.string)
-        } else {
-            StdIO.printLine(text)
-        }
-    }
+    private func line(_ fields: [String: String], text: String) { NodeOutput.emit(json, fields, text: text) }
 
     static func print(_ event: NodeEvent, json: Bool) {
         let text: String
