@@ -55,7 +55,7 @@ let package = Package(
         ),
 
         // Shared by the test targets: locating vectors/ and decoding their hex.
-        .target(name: "InviteKitTestSupport", path: "Sources/InviteKitTestSupport"),
+        .target(name: "InviteKitTestSupport", dependencies: ["InviteKitNostr", "InviteKitCrypto"], path: "Sources/InviteKitTestSupport"),
         .testTarget(name: "InviteKitCryptoTests", dependencies: ["InviteKitCrypto", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitNostrTests", dependencies: ["InviteKitNostr", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitInvitesTests", dependencies: ["InviteKitInvites", "InviteKitTestSupport"]),

@@ -1,6 +1,7 @@
 import InviteKitCrypto
 import InviteKitNostr
 @testable import InviteKitRelay
+import InviteKitTestSupport
 import XCTest
 
 final class InMemoryRelayTests: XCTestCase {

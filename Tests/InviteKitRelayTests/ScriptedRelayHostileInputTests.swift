@@ -1,6 +1,7 @@
 import InviteKitCrypto
 import InviteKitNostr
 @testable import InviteKitRelay
+import InviteKitTestSupport
 import XCTest
 
 /// What the client does with relays that misbehave or demand NIP-42 authentication.

@@ -30,20 +30,6 @@ final class MarmotRelayFlowRealRelayTests: XCTestCase {
         for r in relays { r.tearDown() }
     }
 
-    private enum TestEvents {
-        static func note(_ key: Secp256k1.PrivateKey, _ content: String, kind: Int = 1, tags: [[String]] = [],
-                         createdAt: Int64? = nil) -> NostrEvent {
-            try! EventTemplate(kind: kind, content: content, tags: tags, createdAt: createdAt).signed(by: key)
-        }
-
-        static func badSignature(_ event: NostrEvent) -> NostrEvent {
-            var e = event
-            var sig = Array(e.sig!)
-            sig[10] = sig[10] == "0" ? "1" : "0"
-            e.sig = String(sig)
-            return e
-        }
-    }
 
     func testGateOpensWhenOneOfTwoRelaysStores() async throws {
         let r1 = try startRelay(), r2 = try startRelay()

@@ -1,5 +1,6 @@
 import InviteKit
 import XCTest
+import InviteKitTestSupport
 
 /// The Marmot policy flows over relays (gated Welcome release, KeyPackage fetch), which live in the
 /// InviteKit layer because the kinds and the ordering rule are Marmot's, not NIP-01's.
@@ -8,12 +9,6 @@ final class MarmotRelayFlowTests: XCTestCase {
     let b = Secp256k1.PrivateKey()
     let me = Secp256k1.PrivateKey()
 
-    private enum TestEvents {
-        static func note(_ key: Secp256k1.PrivateKey, _ content: String, kind: Int = 1, tags: [[String]] = [],
-                         createdAt: Int64? = nil) -> NostrEvent {
-            try! EventTemplate(kind: kind, content: content, tags: tags, createdAt: createdAt).signed(by: key)
-        }
-    }
 
     func testGatedPublishWithholdsUntilStored() async throws {
         let r1 = InMemoryRelay(url: "memory://1"), r2 = InMemoryRelay(url: "memory://2")
