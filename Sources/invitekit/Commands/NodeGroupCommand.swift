@@ -115,19 +115,24 @@ struct NodeGroupCommand: AsyncParsableCommand {
         }
     }
 
+    /// `--home`, `--json`, `--group` and `--timeout`: every membership change.
+    struct ChangeOptions: ParsableArguments {
+        @OptionGroup var home: HomeOptions
+        @Option(help: "The group id.") var group: String
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
+    }
+
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
             abstract: "Add a user by npub (admins only): fetch their KeyPackage from the group's relays, commit, and send the Welcome after a relay's OK.")
-        @OptionGroup var options: HomeOptions
-        @Option(help: "The group id.") var group: String
+        @OptionGroup var change: ChangeOptions
         @Option(help: "The user's npub1… or hex key.") var member: String
-        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
 
         func run() async throws {
             try await runReportingErrors {
                 _ = try NostrKeys.parsePublicKey(member)
-                try await NodeGroupCommand.commit(.add(group: group, member: member), options: options, timeout: timeout)
+                try await NodeGroupCommand.commit(.add(group: change.group, member: member), options: change.home, timeout: change.timeout)
             }
         }
     }
@@ -135,15 +140,13 @@ struct NodeGroupCommand: AsyncParsableCommand {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove", abstract: "Remove a member (admins only); print the new epoch once a relay acknowledged the Commit.")
-        @OptionGroup var options: HomeOptions
-        @Option(help: "The group id.") var group: String
+        @OptionGroup var change: ChangeOptions
         @Option(help: "The member's npub1… or hex key.") var member: String
-        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
 
         func run() async throws {
             try await runReportingErrors {
                 _ = try NostrKeys.parsePublicKey(member)
-                try await NodeGroupCommand.commit(.remove(group: group, member: member), options: options, timeout: timeout)
+                try await NodeGroupCommand.commit(.remove(group: change.group, member: member), options: change.home, timeout: change.timeout)
             }
         }
     }
@@ -151,16 +154,14 @@ struct NodeGroupCommand: AsyncParsableCommand {
     struct Leave: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "leave", abstract: "Ask to leave the group (an admin commits it); print once a relay acknowledged the request.")
-        @OptionGroup var options: HomeOptions
-        @Option(help: "The group id.") var group: String
-        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
+        @OptionGroup var change: ChangeOptions
 
         func run() async throws {
             try await runReportingErrors {
-                let home = options.resolved
-                let id = try await NodeInbox.perform(.leave(group: group), home: home, timeout: timeout)
-                let summary = try await NodeOutput.waitForPublished(home: home, eventID: id, timeout: timeout)
-                NodeOutput.emit(options.json, ["event": id, "status": summary.rawValue],
+                let home = change.home.resolved
+                let id = try await NodeInbox.perform(.leave(group: change.group), home: home, timeout: change.timeout)
+                let summary = try await NodeOutput.waitForPublished(home: home, eventID: id, timeout: change.timeout)
+                NodeOutput.emit(change.home.json, ["event": id, "status": summary.rawValue],
                                 text: "leave request \(id) \(summary.rawValue); an admin's Commit removes this member")
                 if summary != .acked { throw CLIFailure("the leave request was not acknowledged by any relay (\(summary.rawValue))", exitCode: 4) }
             }
@@ -170,13 +171,11 @@ struct NodeGroupCommand: AsyncParsableCommand {
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "update", abstract: "Rotate this member's keys (a self-update Commit); print the new epoch once a relay acknowledged it.")
-        @OptionGroup var options: HomeOptions
-        @Option(help: "The group id.") var group: String
-        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
+        @OptionGroup var change: ChangeOptions
 
         func run() async throws {
             try await runReportingErrors {
-                try await NodeGroupCommand.commit(.update(group: group), options: options, timeout: timeout)
+                try await NodeGroupCommand.commit(.update(group: change.group), options: change.home, timeout: change.timeout)
             }
         }
     }
