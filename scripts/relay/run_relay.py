@@ -2,12 +2,12 @@
 """Run a real local Nostr relay (PyPI nostr-relay, pinned in
 scripts/requirements-peer.txt) as a test fixture, in the foreground.
 
-    .venv/bin/python scripts/relay/run_relay.py --port PORT --db-dir DIR
+    .venv/bin/python scripts/relay/run_relay.py --port PORT --db-dir DIR [--host ADDR]
 
 --port 0 (the default) lets the OS pick a free port. Once the socket listens,
 exactly one line goes to stdout:
 
-    READY ws://127.0.0.1:PORT
+    READY ws://HOST:PORT   (HOST: --host, default 127.0.0.1)
 
 and nothing else is ever written to stdout (relay logs go to stderr). The
 database is DIR/relay.sqlite3 and the generated config DIR/relay.yaml; without
@@ -38,7 +38,7 @@ VALIDATORS = [
 ]
 
 
-def build_config(port, db_path):
+def build_config(port, db_path, host="127.0.0.1"):
     level = os.environ.get("RELAY_LOG_LEVEL", "WARNING").upper()
     return {
         "DEBUG": False,
@@ -67,7 +67,7 @@ def build_config(port, db_path):
         "message_timeout": 1800,
         "hellthread_limit": 0,
         # run_with_uvicorn reads its options from this section.
-        "gunicorn": {"bind": f"127.0.0.1:{port}", "loglevel": level.lower()},
+        "gunicorn": {"bind": f"{host}:{port}", "loglevel": level.lower()},
         "logging": {
             "version": 1,
             "disable_existing_loggers": False,
@@ -88,6 +88,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=0, help="0 = pick a free port")
     parser.add_argument("--db-dir", help="directory for relay.sqlite3 and relay.yaml")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (a network namespace's own address)")
     args = parser.parse_args()
     # stdout carries only the READY line: the relay, alembic and nostr-relay's
     # monkeypatch print to stdout, so they all get stderr instead.
@@ -103,7 +104,7 @@ def main():
         db_dir = temp_dir = tempfile.mkdtemp(prefix="invitekit-relay-")
     conf_path = os.path.join(db_dir, "relay.yaml")
     with open(conf_path, "w") as fp:
-        yaml.safe_dump(build_config(args.port, os.path.join(db_dir, "relay.sqlite3")), fp,
+        yaml.safe_dump(build_config(args.port, os.path.join(db_dir, "relay.sqlite3"), args.host), fp,
                        sort_keys=False)
 
     try:
@@ -130,7 +131,7 @@ def main():
                 if self.should_exit or not self.servers:
                     return
                 port = self.servers[0].sockets[0].getsockname()[1]
-                ready_out.write(f"READY ws://127.0.0.1:{port}\n")
+                ready_out.write(f"READY ws://{args.host}:{port}\n")
                 ready_out.flush()
 
             def handle_exit(self, sig, frame):
@@ -139,7 +140,7 @@ def main():
                 super().handle_exit(sig, frame)
                 self._captured_signals.clear()
 
-        server = Server(uvicorn.Config(app, host="127.0.0.1", port=args.port,
+        server = Server(uvicorn.Config(app, host=args.host, port=args.port,
                                        log_level=Config.gunicorn["loglevel"],
                                        access_log=False, lifespan="on"))
         server.run()

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Start the local test relay in the foreground (exec, so the caller's PID is the relay's).
-#   scripts/relay/run_relay.sh PORT DBDIR
-# PORT 0 = let the OS pick. Prints exactly one stdout line when listening:
-#   READY ws://127.0.0.1:PORT
+#   scripts/relay/run_relay.sh PORT DBDIR [HOST]
+# PORT 0 = let the OS pick; HOST defaults to 127.0.0.1. Prints exactly one stdout line when
+# listening:
+#   READY ws://HOST:PORT
 # Logs go to stderr. DBDIR holds relay.sqlite3 (kept: restart with the same
 # DBDIR to reuse the events) and relay.yaml. Needs scripts/peer/setup.sh first.
 set -euo pipefail
-if [ $# -ne 2 ]; then
-  echo "usage: $0 PORT DBDIR" >&2
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+  echo "usage: $0 PORT DBDIR [HOST]" >&2
   exit 2
 fi
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -17,4 +18,4 @@ if [ ! -x "$py" ]; then
   echo "error: $py missing; run scripts/peer/setup.sh" >&2
   exit 1
 fi
-exec "$py" -u "$here/run_relay.py" --port "$1" --db-dir "$2"
+exec "$py" -u "$here/run_relay.py" --port "$1" --db-dir "$2" --host "${3:-127.0.0.1}"
