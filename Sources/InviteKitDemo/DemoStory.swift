@@ -60,7 +60,7 @@ public enum DemoStory {
         try await dee.publishRequired(outgoing.keyPackageEvent)
         try await dee.publishRequired(outgoing.joinRequest)
         record(3, "Send a join request", "Dee", true,
-               [("key_package", outgoing.keyPackageEvent.id), ("join_request_wrap", outgoing.joinRequest.id), ("tag", outgoing.tag)],
+               [("key_package", outgoing.keyPackageEvent.id), ("join_request_wrap", outgoing.joinRequest.id), ("tag", outgoing.tag ?? "")],
                ["Dee checked the invite's signature and expiry, published a KeyPackage and sent Ada a gift-wrapped join request."])
 
         // 4. Ada validates, commits, waits for the relay's OK, and only then releases the Welcome.

@@ -1,5 +1,6 @@
 import XCTest
 import GRDB
+import InviteKitCrypto
 @testable import InviteKitStore
 
 final class MigrationTests: XCTestCase {
@@ -25,7 +26,7 @@ final class MigrationTests: XCTestCase {
             XCTAssertThrowsError(try v1.read { tx in try tx.pendingJoins.active() })
         }
         let migrated = try Store.open(path: path)
-        XCTAssertEqual(try migrated.schemaVersion(), 2)
+        XCTAssertEqual(try migrated.schemaVersion(), Schema.currentVersion)
         try migrated.read { tx in
             XCTAssertEqual(try tx.processedRequests.get(rumorID: "r1")?.outcome, "accepted")
             XCTAssertTrue(try tx.consumedTags.isConsumed("k1"))
@@ -34,7 +35,44 @@ final class MigrationTests: XCTestCase {
         }
         // Reopening applies nothing twice.
         let again = try Store.open(path: path)
-        XCTAssertEqual(try again.raw { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM schema_migrations") }, 2)
+        XCTAssertEqual(try again.raw { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM schema_migrations") }, Schema.currentVersion)
+    }
+
+    func testVersionTwoDatabaseGainsPendingApprovalsAndKeepsItsRows() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("v2.sqlite")
+        let now: Int64 = 5
+        do {
+            let v2 = try Store.open(path: path, migrateTo: 2)
+            XCTAssertEqual(try v2.schemaVersion(), 2)
+            try v2.write { tx in
+                try tx.pendingJoins.insert(PendingJoinRecord(id: "j1", inviteURL: "u", inviteTag: nil, inviter: Array(repeating: 1, count: 32),
+                                                             relays: ["wss://r"], keyPackageRef: nil, keyPackageEventID: nil,
+                                                             requestEventID: nil, createdAt: now, updatedAt: now))
+            }
+            // v2 has no pending_approvals table yet.
+            XCTAssertThrowsError(try v2.read { tx in try tx.pendingApprovals.all() })
+        }
+        let migrated = try Store.open(path: path)
+        XCTAssertEqual(try migrated.schemaVersion(), 3)
+        try migrated.write { tx in
+            XCTAssertEqual(try tx.pendingJoins.get(id: "j1")?.inviteURL, "u")
+            XCTAssertEqual(try tx.pendingApprovals.all().count, 0)
+            try tx.groups.save(StoredGroup(id: "g", nostrGroupID: "n", name: nil, engine: "e", engineVersion: 1, state: SecureBytes(zeroedCount: 0),
+                                           epoch: 0, currentTag: nil, relays: [], updatedAt: now))
+            let joiner = [UInt8](repeating: 2, count: 32)
+            XCTAssertTrue(try tx.pendingApprovals.insert(PendingApprovalRecord(requestID: "r1", wrapID: "w1", groupID: "g", joiner: joiner,
+                                                                               keyPackageEventJSON: "{}", createdAt: now)))
+            XCTAssertFalse(try tx.pendingApprovals.insert(PendingApprovalRecord(requestID: "r1", wrapID: "w1", groupID: "g", joiner: joiner,
+                                                                                keyPackageEventJSON: "{}", createdAt: now)), "one row per request")
+            XCTAssertEqual(try tx.pendingApprovals.waiting(groupID: "g", joiner: joiner).map(\.requestID), ["r1"])
+            XCTAssertEqual(try tx.pendingApprovals.resolve(groupID: "g", joiner: joiner, as: .approved, commitEventID: "c", now: now), 1)
+            XCTAssertThrowsError(try tx.pendingApprovals.resolve(groupID: "g", joiner: joiner, as: .approved, now: now), "approved once")
+            try tx.pendingApprovals.reopen(commitEventID: "c")
+            XCTAssertEqual(try tx.pendingApprovals.get(requestID: "r1")?.status, .waiting)
+        }
+        let again = try Store.open(path: path)
+        XCTAssertEqual(try again.raw { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM schema_migrations") }, 3)
     }
 
     func testWALAndPragmasOnDisk() throws {

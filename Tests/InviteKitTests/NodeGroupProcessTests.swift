@@ -99,6 +99,46 @@ final class NodeGroupProcessTests: XCTestCase {
         XCTAssertFalse(adaOut.text.contains("relay error"), adaOut.text)
     }
 
+    /// A Whistle code through the running serve: the join waits until `invite approve`, handed
+    /// to serve, commits the add; the second approval and a single-use Whistle code are refused.
+    func testWhistleJoinWaitsForApproveThroughServe() throws {
+        for name in ["ada", "dee"] { XCTAssertEqual(try cli.run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
+        let made = try cli.run(["group", "new", "--home", home("ada"), "--name", "club"])
+        XCTAssertEqual(made.status, 0, made.output)
+        let group = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let refused = try cli.run(["invite", "create", "--home", home("ada"), "--group", group, "--format", "whistle", "--single-use"])
+        XCTAssertEqual(refused.status, 64, refused.output)
+        XCTAssertTrue(refused.output.contains("cannot be single use"), refused.output)
+
+        let (_, adaOut) = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        XCTAssertTrue(waitFor { adaOut.text.contains("serving on") }, adaOut.text)
+        let created = try cli.run(["invite", "create", "--home", home("ada"), "--group", group, "--format", "whistle"])
+        XCTAssertEqual(created.status, 0, created.output)
+        let url = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(url.hasPrefix("whistle://invite/"), url)
+
+        let (join, joinOut) = try cli.start(["join", "--home", home("dee"), url, "--timeout", "90"])
+        XCTAssertTrue(waitFor(45) { adaOut.text.contains("waiting for approval (invitekit invite approve --group \(group) --member npub1") },
+                      adaOut.text)
+        let listed = try cli.run(["invite", "requests", "--home", home("ada"), "--group", group, "--json"])
+        XCTAssertEqual(listed.status, 0, listed.output)
+        let npub = try XCTUnwrap(listed.output.components(separatedBy: "\"npub\":\"").dropFirst().first?.components(separatedBy: "\"").first)
+        XCTAssertTrue(npub.hasPrefix("npub1"), listed.output)
+
+        let approved = try cli.run(["invite", "approve", "--home", home("ada"), "--group", group, "--member", npub])
+        XCTAssertEqual(approved.status, 0, approved.output)
+        XCTAssertTrue(approved.output.contains("confirmed; epoch 1"), approved.output)
+        XCTAssertTrue(RelayProcess.waitForExit(join, timeout: 60), joinOut.text)
+        XCTAssertEqual(join.terminationStatus, 0, joinOut.text)
+        XCTAssertTrue(joinOut.text.contains("joined group \(group)"), joinOut.text)
+
+        let twice = try cli.run(["invite", "approve", "--home", home("ada"), "--group", group, "--member", npub])
+        XCTAssertNotEqual(twice.status, 0, twice.output)
+        XCTAssertTrue(twice.output.contains("no_pending_approval"), twice.output)
+        let none = try cli.run(["invite", "requests", "--home", home("ada"), "--group", group, "--json"])
+        XCTAssertFalse(none.output.contains("npub1"), none.output)
+    }
+
     func testKillAfterCommitAcknowledgedBeforeWelcomeJoinsOnce() throws {
         for name in ["ada", "dee"] { XCTAssertEqual(try cli.run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
         let (serve, _, url, group) = try serveNewGroup(singleUse: true, env: ["INVITEKIT_FAILPOINT": "node.flush.before_welcome"])

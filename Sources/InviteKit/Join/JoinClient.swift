@@ -33,45 +33,69 @@ public struct JoinClient: Sendable {
     public struct Outgoing: Sendable {
         public let keyPackageEvent: NostrEvent
         public let joinRequest: NostrEvent
-        /// Where to send them: the invite's relays.
+        /// Where to send them: the invite's relays (a Whistle code's one relay).
         public let relays: [String]
-        public let tag: String
+        /// The signed invite's tag; `nil` for a Whistle code, which has none.
+        public let tag: String?
+        /// Who the request goes to: the signed invite's creator, or the Whistle code's npub.
+        public let inviter: Secp256k1.XOnlyPublicKey
     }
 
-    /// Checks a signed invite (signature, expiry) and, if it holds, prepares the join request.
-    /// A failed check ends in `joinFailed` and throws the same error: nothing is sent.
+    /// Whom a join request goes to, read from either invite format.
+    private struct Target {
+        let inviter: Secp256k1.XOnlyPublicKey
+        let relays: [String]
+        let tag: String?
+        let groupId: String
+    }
+
+    /// Checks an invite locally and, if it holds, prepares the join request. A signed invite's
+    /// signature and expiry are checked (PROTOCOL §3); a Whistle code (`whistle://invite/…`,
+    /// §2) has neither, so only its fields are checked and the inviter's admin decides (§8.3
+    /// rule 5). A failed check ends in `joinFailed` and throws the same error: nothing is sent.
     public mutating func start(invite text: String, name: String? = nil, now: Int64 = UnixTime.now()) throws(InviteKitError) -> Outgoing {
         machine.apply(.startValidating)
-        let invite: SignedInvite
-        let creator: Secp256k1.XOnlyPublicKey
+        let target: Target
         do {
-            let decoded = try SignedInvite.decodeAndVerify(text)
-            invite = decoded.invite
-            creator = decoded.signer.xOnly
-            if let exp = invite.payload.expiresAtUnix, now >= exp { throw InviteError(.inviteExpired) }
-            if let exp = invite.payload.conversationExpiresAtUnix, now >= exp { throw InviteError(.conversationExpired) }
+            target = try Self.target(of: text, now: now)
         } catch {
             let failure = InviteKitError.from(error)
             machine.apply(.validationFailed(tag: nil, error: failure))
             throw failure
         }
-        let tag = invite.payload.tag
+        // The state machine matches join errors by tag; a Whistle join gets none (no tag to name).
+        let tag = target.tag ?? ""
         do {
-            let relays = invite.payload.relays
+            let relays = target.relays
             let (kpEvent, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, now: now, rng: rng)
             try keyPackages.save(bundle)
             self.bundle = bundle
-            let request = WhistleJoinRequest(groupId: "", pubkey: key.publicKey.hex, keyPackage: kpEvent, name: name, invite: text)
-            let wrap = try GiftWrap.wrap(template: request.rumorTemplate(now: now), from: key, to: creator, now: now, using: rng)
-            inviter = creator
+            let request = WhistleJoinRequest(groupId: target.groupId, pubkey: key.publicKey.hex, keyPackage: kpEvent, name: name, invite: text)
+            let wrap = try GiftWrap.wrap(template: request.rumorTemplate(now: now), from: key, to: target.inviter, now: now, using: rng)
+            inviter = target.inviter
             keyPackageEvent = kpEvent
             machine.apply(.requestSent(tag: tag))
-            return Outgoing(keyPackageEvent: kpEvent, joinRequest: wrap, relays: relays, tag: tag)
+            return Outgoing(keyPackageEvent: kpEvent, joinRequest: wrap, relays: relays, tag: target.tag, inviter: target.inviter)
         } catch {
             let failure = InviteKitError.from(error)
             machine.apply(.validationFailed(tag: tag, error: failure))
             throw failure
         }
+    }
+
+    /// The one place the two invite formats differ for a joiner.
+    private static func target(of text: String, now: Int64) throws -> Target {
+        if text.lowercased().hasPrefix("whistle:") {
+            let code = try InviteCode(url: text)
+            if let problem = code.fieldProblem { throw InviteError(.invalidArgument, problem) }
+            guard let inviter = code.inviterKey else { throw InviteError(.invalidNpub) }
+            return Target(inviter: inviter, relays: [code.relay], tag: nil, groupId: code.groupId)
+        }
+        let decoded = try SignedInvite.decodeAndVerify(text)
+        let payload = decoded.invite.payload
+        if let exp = payload.expiresAtUnix, now >= exp { throw InviteError(.inviteExpired) }
+        if let exp = payload.conversationExpiresAtUnix, now >= exp { throw InviteError(.conversationExpired) }
+        return Target(inviter: decoded.signer.xOnly, relays: payload.relays, tag: payload.tag, groupId: "")
     }
 
     /// Feeds one opened gift wrap. Only messages from the inviter count.

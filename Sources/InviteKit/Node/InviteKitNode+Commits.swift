@@ -69,11 +69,11 @@ extension InviteKitNode {
         return try submit(.change(groupID: row.id, commit: commit), relays: row.relays)
     }
 
-    private func requireNoCommitInFlight(_ groupID: String) throws {
+    func requireNoCommitInFlight(_ groupID: String) throws {
         if busyGroups.contains(groupID) { throw InviteKitError(.outOfSync, underlyingCode: "commit_pending") }
     }
 
-    private func submit(_ pending: NodePendingCommit, relays: [String]) throws -> String {
+    func submit(_ pending: NodePendingCommit, relays: [String]) throws -> String {
         let now = currentTime()
         try store.write { tx in try queue(pending, requestID: nil, relays: relays, in: tx, now: now) }
         pendingCommits[pending.event.id] = pending

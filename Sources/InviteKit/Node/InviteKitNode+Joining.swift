@@ -5,16 +5,17 @@ import InviteKitNostr
 import InviteKitStore
 
 extension InviteKitNode {
-    /// Starts joining through a signed invite: checks it locally (nothing is sent for a bad one),
-    /// keeps the KeyPackage's private part, and records the pending join together with the
-    /// KeyPackage event and the gift-wrapped request in the outbound queue (one transaction).
-    /// Returns the pending join's id (the request wrap's id).
+    /// Starts joining through a signed invite or a Whistle code (`JoinClient.start` tells them
+    /// apart): checks it locally (nothing is sent for a bad one), keeps the KeyPackage's private
+    /// part, and records the pending join together with the KeyPackage event and the
+    /// gift-wrapped request in the outbound queue (one transaction). A Whistle join's record has
+    /// no `inviteTag` (the code has none); its Welcome comes once the inviter's admin approved it
+    /// (PROTOCOL §8.3 rule 5). Returns the pending join (its id is the request wrap's id).
     public func startJoin(invite url: String, name: String? = nil) throws -> PendingJoinRecord {
         var client = JoinClient(key: signingKey, keyPackages: keyPackages, rng: randomSource)
         let now = currentTime()
         let out = try client.start(invite: url, name: name, now: now)
-        let inviter = try SignedInvite.decodeAndVerify(url).signer.xOnly
-        let record = PendingJoinRecord(id: out.joinRequest.id, inviteURL: url, inviteTag: out.tag, inviter: inviter.rawRepresentation,
+        let record = PendingJoinRecord(id: out.joinRequest.id, inviteURL: url, inviteTag: out.tag, inviter: out.inviter.rawRepresentation,
                                        relays: out.relays, keyPackageRef: nil, keyPackageEventID: out.keyPackageEvent.id,
                                        requestEventID: out.joinRequest.id, createdAt: now, updatedAt: now)
         try store.write { tx in

@@ -198,6 +198,10 @@ public actor InviteKitNode {
                           in: tx, now: now)
             case .needsApproval(let approval):
                 groupID = approval.conversationID
+                // What `approveJoin` needs, durable with the decision: the request survives a restart.
+                try tx.pendingApprovals.insert(PendingApprovalRecord(requestID: gift.rumor.id, wrapID: wrap.id, groupID: approval.conversationID,
+                                                                     joiner: gift.sender.rawRepresentation,
+                                                                     keyPackageEventJSON: approval.request.keyPackage.jsonString, createdAt: now))
             case .ignored, .dropped:
                 break
             }
@@ -209,6 +213,8 @@ public actor InviteKitNode {
         if case .accepted(let pending) = decision { pendingCommits[pending.event.id] = .join(pending) }
         switch decision {
         case .ignored(.duplicate), .ignored(.commitPending): break
+        case .needsApproval(let approval):
+            continuation.yield(.approvalRequested(groupID: approval.conversationID, member: gift.sender.rawRepresentation, requestID: gift.rumor.id))
         default:
             continuation.yield(.joinRequestDecided(requestID: gift.rumor.id, outcome: Self.outcome(decision)))
         }
@@ -285,7 +291,7 @@ public actor InviteKitNode {
 
     /// A relay's `OK` for an event, in one transaction with what it causes: an own message
     /// becomes `acked`; an own pending Commit is applied and its Welcomes are queued behind it
-    /// (``confirm``), or rolled back when every relay refused it.
+    /// (`confirm`), or rolled back when every relay refused it.
     public func relayAnswered(_ eventID: String, relay: String, accepted: Bool, message: String) throws {
         let now = clock()
         var emitted: [NodeEvent] = []
@@ -302,6 +308,8 @@ public actor InviteKitNode {
                 resolved = true
             } else if OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: eventID)) == .failed {
                 try tx.pendingCommits.resolve(commitEventID: eventID, as: .rolledBack, now: now)
+                // An approved Whistle request whose Commit nobody took can be approved again.
+                try tx.pendingApprovals.reopen(commitEventID: eventID)
                 emitted.append(.commitRolledBack(groupID: waiting.groupID, commitEventID: eventID))
                 resolved = true
             }

@@ -13,6 +13,10 @@ public enum NodeEvent: Sendable {
     case memberRemoved(groupID: String, member: [UInt8])
     /// A Commit this node made was refused by every relay: the group stays at its old epoch.
     case commitRolledBack(groupID: String, commitEventID: String)
-    /// A join request was decided (for `serve`'s one line per action).
+    /// A join request was decided (for `serve`'s one line per action). A Whistle request
+    /// reports ``approvalRequested(groupID:member:requestID:)`` instead.
     case joinRequestDecided(requestID: String, outcome: String)
+    /// A join request through a Whistle code was stored and waits for an admin's
+    /// ``InviteKitNode/approveJoin(member:groupID:)`` or `declineJoin` (PROTOCOL §8.3 rule 5).
+    case approvalRequested(groupID: String, member: [UInt8], requestID: String)
 }

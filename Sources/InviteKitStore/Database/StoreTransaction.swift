@@ -16,6 +16,7 @@ public struct StoreTransaction {
     public var outbound: OutboundTable { OutboundTable(db: db) }
     public var messages: MessagesTable { MessagesTable(db: db) }
     public var pendingJoins: PendingJoinsTable { PendingJoinsTable(db: db) }
+    public var pendingApprovals: PendingApprovalsTable { PendingApprovalsTable(db: db) }
 
     /// Kills the process here when `name` is the armed fail point (tests only; a no-op otherwise).
     public func failPoint(_ name: String) { FailPoint.hit(name) }

@@ -1,7 +1,7 @@
 /// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
 /// migration: add the next one.
 enum Schema {
-    static let migrations: [Migration] = [v1, v2]
+    static let migrations: [Migration] = [v1, v2, v3]
 
     static var currentVersion: Int { migrations.last!.version }
 
@@ -148,5 +148,24 @@ enum Schema {
         """,
         "ALTER TABLE processed_requests ADD COLUMN wrap_id TEXT",
         "CREATE UNIQUE INDEX processed_requests_by_wrap ON processed_requests(wrap_id)",
+    ])
+
+    /// The inviter's Whistle join requests waiting for an admin (PROTOCOL §8.3 rule 5): a Whistle
+    /// code carries no signature, so each request is kept until `invite approve` or `decline`.
+    static let v3 = Migration(version: 3, name: "pending_approvals", statements: [
+        """
+        CREATE TABLE pending_approvals (
+            request_id TEXT PRIMARY KEY,
+            wrap_id TEXT NOT NULL,
+            group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+            joiner BLOB NOT NULL CHECK (length(joiner) = 32),
+            key_package_event TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('waiting', 'approved', 'declined')),
+            commit_event_id TEXT,
+            created_at INTEGER NOT NULL,
+            resolved_at INTEGER
+        )
+        """,
+        "CREATE INDEX pending_approvals_waiting ON pending_approvals(group_id, joiner) WHERE status = 'waiting'",
     ])
 }

@@ -31,7 +31,8 @@ public struct GroupsTable {
     public func setTag(id: String, tag: String, now: Int64) throws {
         try db.execute(sql: "UPDATE groups SET current_tag = ?, updated_at = ? WHERE id = ?", arguments: [tag, now, id])
         guard db.changesCount == 1 else { throw StoreError(.notFound, "no group \(id)") }
-        try db.execute(sql: "UPDATE invites SET revoked_at = ? WHERE group_id = ? AND tag <> ? AND revoked_at IS NULL",
+        // A Whistle code names no tag, so rotating one does not revoke it (each join waits for approval).
+        try db.execute(sql: "UPDATE invites SET revoked_at = ? WHERE group_id = ? AND tag <> ? AND revoked_at IS NULL AND format <> 'whistle'",
                        arguments: [now, id, tag])
     }
 

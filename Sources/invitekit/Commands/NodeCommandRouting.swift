@@ -5,6 +5,7 @@ import Foundation
 /// stateless invites) reaches the original commands unchanged.
 enum NodeCommandRouting {
     static let nodeGroupOnly: Set<String> = ["new", "list", "members", "read"]
+    static let nodeInviteOnly: Set<String> = ["revoke", "requests", "approve", "decline"]
 
     static func route(_ args: [String]) -> [String] {
         guard args.count >= 2 else { return args }
@@ -14,7 +15,7 @@ enum NodeCommandRouting {
         switch args[0] {
         case "group" where nodeGroupOnly.contains(args[1]) || (hasGroup && !hasState):
             return ["node-group"] + args.dropFirst()
-        case "invite" where args[1] == "revoke" || (args[1] == "create" && hasGroup):
+        case "invite" where nodeInviteOnly.contains(args[1]) || (args[1] == "create" && hasGroup):
             return ["node-invite"] + args.dropFirst()
         default:
             return args

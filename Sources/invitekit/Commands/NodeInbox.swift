@@ -9,7 +9,9 @@ enum NodeInbox {
     enum Request {
         case send(group: String, text: String)
         case revoke(group: String)
-        case invite(group: String, singleUse: Bool, expiresIn: Int64?)
+        case invite(group: String, singleUse: Bool, expiresIn: Int64?, format: StoredInvite.Format)
+        case approve(group: String, member: String)
+        case decline(group: String, member: String)
         case add(group: String, member: String)
         case remove(group: String, member: String)
         case update(group: String)
@@ -18,8 +20,8 @@ enum NodeInbox {
         /// Whether the answer is an event to publish (the direct path then flushes to the group's relays).
         var publishes: Bool {
             switch self {
-            case .send, .add, .remove, .update, .leave: return true
-            case .revoke, .invite: return false
+            case .send, .add, .remove, .update, .leave, .approve: return true
+            case .revoke, .invite, .decline: return false
             }
         }
 
@@ -27,14 +29,16 @@ enum NodeInbox {
             switch self {
             case .send(let g, let text): return ["op": "send", "group": g, "text": text]
             case .revoke(let g): return ["op": "revoke", "group": g]
-            case .invite(let g, let singleUse, let expiresIn):
-                var f = ["op": "invite", "group": g, "single_use": singleUse ? "true" : "false"]
+            case .invite(let g, let singleUse, let expiresIn, let format):
+                var f = ["op": "invite", "group": g, "single_use": singleUse ? "true" : "false", "format": format.rawValue]
                 if let expiresIn { f["expires_in"] = "\(expiresIn)" }
                 return f
             case .add(let g, let member): return ["op": "add", "group": g, "member": member]
             case .remove(let g, let member): return ["op": "remove", "group": g, "member": member]
             case .update(let g): return ["op": "update", "group": g]
             case .leave(let g): return ["op": "leave", "group": g]
+            case .approve(let g, let member): return ["op": "approve", "group": g, "member": member]
+            case .decline(let g, let member): return ["op": "decline", "group": g, "member": member]
             }
         }
 
@@ -45,10 +49,17 @@ enum NodeInbox {
                 guard let text = f["text"] else { throw CLIFailure("malformed request") }
                 self = .send(group: g, text: text)
             case "revoke": self = .revoke(group: g)
-            case "invite": self = .invite(group: g, singleUse: f["single_use"] == "true", expiresIn: f["expires_in"].flatMap { Int64($0) })
-            case "add", "remove":
+            case "invite":
+                guard let format = StoredInvite.Format(rawValue: f["format"] ?? "signed") else { throw CLIFailure("malformed request") }
+                self = .invite(group: g, singleUse: f["single_use"] == "true", expiresIn: f["expires_in"].flatMap { Int64($0) }, format: format)
+            case "add", "remove", "approve", "decline":
                 guard let m = f["member"] else { throw CLIFailure("malformed request") }
-                self = f["op"] == "add" ? .add(group: g, member: m) : .remove(group: g, member: m)
+                switch f["op"] {
+                case "add": self = .add(group: g, member: m)
+                case "remove": self = .remove(group: g, member: m)
+                case "approve": self = .approve(group: g, member: m)
+                default: self = .decline(group: g, member: m)
+                }
             case "update": self = .update(group: g)
             case "leave": self = .leave(group: g)
             default: throw CLIFailure("malformed request")
@@ -80,7 +91,8 @@ enum NodeInbox {
         switch request {
         case .send(_, let text): return try await node.sendMessage(text: text, groupID: row.id).eventID
         case .revoke: return try await node.revokeInvites(groupID: row.id)
-        case .invite(_, let singleUse, let expiresIn): return try await node.createInvite(groupID: row.id, singleUse: singleUse, expiresIn: expiresIn).url
+        case .invite(_, let singleUse, let expiresIn, let format):
+            return try await node.createInvite(groupID: row.id, format: format, singleUse: singleUse, expiresIn: expiresIn).url
         case .add(_, let member):
             let pool = RelayPool(urls: row.relays)
             defer { Task { await pool.close() } }
@@ -88,6 +100,8 @@ enum NodeInbox {
         case .remove(_, let member): return try await node.removeMember(try NostrKeys.parsePublicKey(member).rawRepresentation, groupID: row.id)
         case .update: return try await node.selfUpdate(groupID: row.id)
         case .leave: return try await node.leaveGroup(groupID: row.id)
+        case .approve(_, let member): return try await node.approveJoin(member: try NostrKeys.parsePublicKey(member), groupID: row.id)
+        case .decline(_, let member): return "\(try await node.declineJoin(member: try NostrKeys.parsePublicKey(member), groupID: row.id))"
         }
     }
 

@@ -4,12 +4,14 @@ import InviteKit
 import InviteKitStore
 
 /// `invitekit invite create --group ID` / `invite revoke --group ID`: invites of a node's group,
-/// recorded in its home. The stateless `invite create` (no `--group`) stays as it was.
+/// recorded in its home; `invite requests|approve|decline --group ID`: the Whistle join requests
+/// waiting for an admin (PROTOCOL §8.3 rule 5, §11.8). The stateless `invite create` (no
+/// `--group`) stays as it was.
 struct NodeInviteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "node-invite",
-        abstract: "Invites of a node's group (reached as `invitekit invite create --group ID` and `invitekit invite revoke`).",
-        subcommands: [Create.self, Revoke.self])
+        abstract: "Invites of a node's group (reached as `invitekit invite create --group ID`, `invite revoke|requests|approve|decline`).",
+        subcommands: [Create.self, Revoke.self, Requests.self, Approve.self, Decline.self])
 
     enum Format: String, ExpressibleByArgument { case signed, whistle }
 
@@ -24,9 +26,14 @@ struct NodeInviteCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                guard format == .signed else { throw CLIFailure("--format whistle is not offered by a node yet: use signed", exitCode: 64) }
-                let url = try await NodeInbox.perform(.invite(group: group, singleUse: singleUse, expiresIn: expiresIn), home: options.resolved)
-                NodeOutput.emit(options.json, ["url": url, "single_use": singleUse ? "true" : "false"], text: url)
+                // A Whistle code has no field for either (the node refuses them too: whistle_no_single_use / _no_expiry).
+                if format == .whistle && (singleUse || expiresIn != nil) {
+                    throw CLIFailure("a Whistle code cannot be single use or expire (it carries only relay, inviter and group; every join waits for approval): drop --single-use/--expires-in or use --format signed", exitCode: 64)
+                }
+                let stored: StoredInvite.Format = format == .whistle ? .whistle : .signed
+                let url = try await NodeInbox.perform(.invite(group: group, singleUse: singleUse, expiresIn: expiresIn, format: stored),
+                                                      home: options.resolved)
+                NodeOutput.emit(options.json, ["url": url, "format": stored.rawValue, "single_use": singleUse ? "true" : "false"], text: url)
                 if qr { StdIO.write(Array(try QRCode(text: url).terminalString(invert: false).utf8)) }
             }
         }
@@ -41,6 +48,61 @@ struct NodeInviteCommand: AsyncParsableCommand {
             try await runReportingErrors {
                 let tag = try await NodeInbox.perform(.revoke(group: group), home: options.resolved)
                 NodeOutput.emit(options.json, ["group": group, "tag": tag], text: "revoked; new tag \(tag)")
+            }
+        }
+    }
+
+    struct Requests: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "requests", abstract: "List Whistle join requests waiting for approval (read only: works while serve runs).")
+        @OptionGroup var options: NodeGroupCommand.HomeOptions
+        @Option(help: "The group id.") var group: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let home = options.resolved
+                guard home.exists else { throw CLIFailure("no identity in \(home.directory) (run `invitekit init`)") }
+                let waiting = try InviteKitNode.storedApprovals(home: home, group: group)
+                if waiting.isEmpty && !options.json { StdIO.printError("no join requests waiting") }
+                for a in waiting {
+                    let npub = NodeOutput.npub(a.joiner)
+                    NodeOutput.emit(options.json, ["npub": npub, "created_at": "\(a.createdAt)", "request": a.requestID, "group": a.groupID],
+                                    text: "\(npub)  \(NodeOutput.time(a.createdAt))  request \(a.requestID)")
+                }
+            }
+        }
+    }
+
+    struct Approve: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "approve",
+            abstract: "Approve a waiting Whistle join request: commit the add, send the Welcome after a relay's OK, print the epoch.")
+        @OptionGroup var options: NodeGroupCommand.HomeOptions
+        @Option(help: "The group id.") var group: String
+        @Option(help: "The joiner's npub1… or hex key.") var member: String
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
+
+        func run() async throws {
+            try await runReportingErrors {
+                _ = try NostrKeys.parsePublicKey(member)
+                try await NodeGroupCommand.commit(.approve(group: group, member: member), options: options, timeout: timeout)
+            }
+        }
+    }
+
+    struct Decline: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "decline", abstract: "Decline a waiting Whistle join request (nothing is sent to the joiner).")
+        @OptionGroup var options: NodeGroupCommand.HomeOptions
+        @Option(help: "The group id.") var group: String
+        @Option(help: "The joiner's npub1… or hex key.") var member: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let key = try NostrKeys.parsePublicKey(member)
+                let n = try await NodeInbox.perform(.decline(group: group, member: member), home: options.resolved)
+                let npub = NodeOutput.npub(key.rawRepresentation)
+                NodeOutput.emit(options.json, ["member": npub, "declined": n], text: "declined \(n) request(s) from \(npub)")
             }
         }
     }

@@ -6,7 +6,7 @@ import InviteKitStore
 /// `invitekit join URL`: publishes a KeyPackage and the join request, then waits until joined
 /// (exit 0), refused (exit 3, with the user-facing reason) or timed out (exit 4).
 struct NodeJoinCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "join", abstract: "Join a group through a signed invite URL and wait for the answer.")
+    static let configuration = CommandConfiguration(commandName: "join", abstract: "Join a group through a signed invite URL or a whistle://invite/… code and wait for the answer.")
     @Argument(help: "The invite URL (not with --resume).") var url: String?
     @Flag(help: "Wait for the answer to the latest pending join instead of starting one.") var resume = false
     @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?

@@ -75,6 +75,9 @@ struct NodeServeCommand: AsyncParsableCommand {
         let text: String
         switch event {
         case .joinRequestDecided(let id, let outcome): text = "join request \(id.prefix(12))…: \(outcome)"
+        case .approvalRequested(let g, let m, _):
+            let npub = NodeOutput.npub(m)
+            text = "join request from \(npub) to \(g): waiting for approval (invitekit invite approve --group \(g) --member \(npub))"
         case .memberAdded(let g, let m): text = "added \(Hex.encode(m).prefix(16))… to \(g.prefix(16))…"
         case .memberRemoved(let g, let m): text = "removed \(Hex.encode(m).prefix(16))… from \(g.prefix(16))…"
         case .commitRolledBack(let g, let c): text = "commit \(c.prefix(12))… rolled back in \(g.prefix(16))…"

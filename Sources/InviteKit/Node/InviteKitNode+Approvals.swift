@@ -1,0 +1,78 @@
+import InviteKitCrypto
+import InviteKitNostr
+import InviteKitStore
+
+/// Whistle join requests (PROTOCOL §8.3 rule 5): a Whistle code has no signature, so the node
+/// stores each request (`pending_approvals`, in the transaction that decided it) until an admin
+/// approves or declines it. Approving builds the join Commit through the one Commit path.
+extension InviteKitNode {
+    /// Whistle join requests of a group waiting for an admin, oldest first.
+    public func pendingApprovals(groupID: String) throws -> [PendingApprovalRecord] {
+        let row = try groupRow(groupID)
+        return try store.read { tx in try tx.pendingApprovals.waiting(groupID: row.id) }
+    }
+
+    /// ``pendingApprovals(groupID:)`` read without the home's lock, for `invite requests` while
+    /// `serve` runs (PROTOCOL §11.8).
+    public static func storedApprovals(home: StoreHome, group anyID: String) throws -> [PendingApprovalRecord] {
+        let store = try Store.open(path: home.databasePath)
+        return try store.read { tx in
+            guard let row = try tx.groups.find(anyID) else { throw StoreError(.notFound, "no group \(anyID)") }
+            return try tx.pendingApprovals.waiting(groupID: row.id)
+        }
+    }
+
+    /// Approves `member`'s waiting Whistle join request (the newest, when they sent several):
+    /// validates its KeyPackage again (`JoinRequestProcessor.approve`), then queues the join
+    /// Commit and marks the request approved in one transaction (PROTOCOL §11.5). The Welcome is
+    /// released by the Commit's relay `OK`, as for any join. One Commit per group in flight
+    /// (`out_of_sync`/`commit_pending`). Returns the Commit's event id.
+    ///
+    /// Throws `not_permitted` with `no_pending_approval` when `member` has no waiting request
+    /// (never asked, or already approved or declined) and `already_a_member`.
+    public func approveJoin(member: Secp256k1.XOnlyPublicKey, groupID: String) throws -> String {
+        let row = try groupRow(groupID)
+        guard hostedGroup(row.id) != nil else { throw StoreError(.notFound, "no hosted group \(groupID)") }
+        let waiting = try store.read { tx in try tx.pendingApprovals.waiting(groupID: row.id, joiner: member.rawRepresentation) }
+        guard let latest = waiting.last else { throw InviteKitError(.notPermitted, underlyingCode: "no_pending_approval") }
+        if try currentGroup(row.id).state.memberIdentities.contains(member.rawRepresentation) {
+            throw InviteKitError(.notPermitted, underlyingCode: "already_a_member")
+        }
+        try requireNoCommitInFlight(row.id)
+        let keyPackage: NostrEvent
+        do { keyPackage = try NostrEvent(json: latest.keyPackageEventJSON) } catch { throw InviteKitError.from(error) }
+        // The stored request was checked against the seal's signer (§8.3 rule 3); the add must name the same key.
+        guard (try? keyPackage.authorKey()) == member else { throw InviteKitError(.keyPackageInvalid, underlyingCode: "author_mismatch") }
+        let request = WhistleJoinRequest(groupId: row.nostrGroupID, pubkey: member.hex, keyPackage: keyPackage)
+        let pending: PendingJoin
+        do {
+            pending = try processor.approve(PendingApproval(conversationID: row.id, request: request,
+                                                            approvalURL: ApprovalURL(pubkey: member, groupId: row.nostrGroupID).url))
+        } catch {
+            throw InviteKitError.from(error)
+        }
+        let now = currentTime()
+        try store.write { tx in
+            try queue(.join(pending), requestID: latest.requestID, relays: row.relays, in: tx, now: now)
+            try tx.pendingApprovals.resolve(groupID: row.id, joiner: member.rawRepresentation, as: .approved,
+                                            commitEventID: pending.event.id, now: now)
+        }
+        pendingCommits[pending.event.id] = .join(pending)
+        return pending.event.id
+    }
+
+    /// Declines `member`'s waiting Whistle join requests: nothing is sent (a Whistle code names
+    /// no tag for an `invite_join_error`, §8.2), the joiner keeps waiting until it gives up.
+    /// Returns how many requests it ended; `not_permitted`/`no_pending_approval` when none waited.
+    @discardableResult
+    public func declineJoin(member: Secp256k1.XOnlyPublicKey, groupID: String) throws -> Int {
+        let row = try groupRow(groupID)
+        let now = currentTime()
+        return try store.write { tx in
+            guard !(try tx.pendingApprovals.waiting(groupID: row.id, joiner: member.rawRepresentation)).isEmpty else {
+                throw InviteKitError(.notPermitted, underlyingCode: "no_pending_approval")
+            }
+            return try tx.pendingApprovals.resolve(groupID: row.id, joiner: member.rawRepresentation, as: .declined, now: now)
+        }
+    }
+}
