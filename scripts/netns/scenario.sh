@@ -72,6 +72,9 @@ group="$(on ada "$bin" group new --home "$work/ada" --name club)"
 url="$(on ada "$bin" invite create --home "$work/ada" --group "$group" --single-use --expires-in 600)"
 ip netns exec "${tag}ada" "$bin" serve --home "$work/ada" --interval 0.3 > "$work/serve.out" 2>&1 &
 serve_pid=$!
+# A command on a home whose serve has not taken the lock yet would take it itself.
+for _ in $(seq 1 100); do grep -q "serving on" "$work/serve.out" 2>/dev/null && break; sleep 0.2; done
+grep -q "serving on" "$work/serve.out" || fail "ada's serve did not start: $(cat "$work/serve.out")"
 echo "ada (${net}.2) serves group $group"
 
 on dee "$bin" join --home "$work/dee" "$url" --timeout 60 > "$work/dee.out" 2>&1 || fail "dee did not join: $(cat "$work/dee.out")"
@@ -80,6 +83,8 @@ echo "dee (${net}.3) joined"
 
 ip netns exec "${tag}dee" "$bin" serve --home "$work/dee" --interval 0.3 > "$work/dee-serve.out" 2>&1 &
 dee_serve_pid=$!
+for _ in $(seq 1 100); do grep -q "serving on" "$work/dee-serve.out" 2>/dev/null && break; sleep 0.2; done
+grep -q "serving on" "$work/dee-serve.out" || fail "dee's serve did not start: $(cat "$work/dee-serve.out")"
 # Output is captured before matching: `grep -q` in a pipeline under pipefail fails whenever
 # the writer gets SIGPIPE after the first match.
 sent="$(on dee "$bin" group send --home "$work/dee" --group "$group" "hello from dee")"

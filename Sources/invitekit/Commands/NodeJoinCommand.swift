@@ -31,9 +31,18 @@ struct NodeJoinCommand: AsyncParsableCommand {
             defer { Task { await pool.close() } }
             try await node.flushOutbound(to: pool.relays)
             if noWait { return report("requested", join: join) }
+            // On a terminal the status line is redrawn in place with the time waited; elsewhere
+            // (logs, pipes) it is printed once.
+            let live = isatty(2) == 1
             StdIO.printError("waiting for approval…")
-            let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+            let started = ContinuousClock.now
+            let deadline = started + .milliseconds(Int(timeout * 1000))
+            defer { if live { StdIO.writeError(Array("\u{1B}[2K\r".utf8)) } }
             while ContinuousClock.now < deadline {
+                if live {
+                    let waited = (ContinuousClock.now - started).components.seconds
+                    StdIO.writeError(Array("\u{1B}[1A\u{1B}[2K\rinvitekit: waiting for approval… \(waited) s (of \(Int(timeout)))\n".utf8))
+                }
                 try await node.catchUp(pool: pool, timeout: .seconds(5))
                 try await node.flushOutbound(to: pool.relays)
                 if let now = try node.store.read({ tx in try tx.pendingJoins.get(id: join.id) }) {
