@@ -8,19 +8,13 @@ import InviteKitTestSupport
 /// self-update, a leave request the admin commits, and a removal queued before a restart and
 /// applied after it. At most one Commit per group is in flight.
 final class NodeMembershipTests: XCTestCase {
-    private var root: String!
-    private let now = UnixTime.now()
-    private let relay = InMemoryRelay(url: "wss://in-memory.invitekit.test")
+    private let homes = NodeHomes()
+    private var relay: InMemoryRelay { homes.relay }
 
-    override func setUp() { root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-members-\(UUID().uuidString)") }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: root) }
-
-    private func home(_ name: String) -> StoreHome { StoreHome(directory: (root as NSString).appendingPathComponent(name)) }
+    override func tearDown() { homes.remove() }
 
     private func node(_ name: String, seed: UInt64, initialize: Bool = true) throws -> InviteKitNode {
-        if initialize { try InviteKitNode.initialize(home: home(name), relays: [relay.url], rng: SeededRandom(seed: seed)) }
-        let now = self.now
-        return try InviteKitNode(home: home(name), clock: { now }, rng: SeededRandom(seed: seed + 100))
+        try homes.node(name, seed: seed, initialize: initialize)
     }
 
     /// Every kind-445 event of the group from the relay, in MIP-03 order, through the node.

@@ -9,19 +9,13 @@ import InviteKitTestSupport
 /// arrives. Refusals are typed: a Whistle code with single use or expiry, an approval nobody
 /// asked for, a second approval, an approval while another Commit is in flight.
 final class NodeWhistleTests: XCTestCase {
-    private var root: String!
-    private let now = UnixTime.now()
-    private let relay = InMemoryRelay(url: "wss://in-memory.invitekit.test")
+    private let homes = NodeHomes()
+    private var relay: InMemoryRelay { homes.relay }
 
-    override func setUp() { root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-whistle-\(UUID().uuidString)") }
-    override func tearDown() { try? FileManager.default.removeItem(atPath: root) }
-
-    private func home(_ name: String) -> StoreHome { StoreHome(directory: (root as NSString).appendingPathComponent(name)) }
+    override func tearDown() { homes.remove() }
 
     private func node(_ name: String, seed: UInt64, initialize: Bool = true) throws -> InviteKitNode {
-        if initialize { try InviteKitNode.initialize(home: home(name), relays: [relay.url], rng: SeededRandom(seed: seed)) }
-        let now = self.now
-        return try InviteKitNode(home: home(name), clock: { now }, rng: SeededRandom(seed: seed + 100))
+        try homes.node(name, seed: seed, initialize: initialize)
     }
 
     private func refusal(_ underlying: String, _ body: () async throws -> Void, file: StaticString = #filePath, line: UInt = #line) async {
@@ -81,7 +75,7 @@ final class NodeWhistleTests: XCTestCase {
         ada = try node("ada", seed: 7, initialize: false)
         let afterRestart = try await ada.pendingApprovals(groupID: id)
         XCTAssertEqual(afterRestart.map(\.requestID), waiting.map(\.requestID))
-        XCTAssertEqual(try InviteKitNode.storedApprovals(home: home("ada"), group: id).count, 2)
+        XCTAssertEqual(try InviteKitNode.storedApprovals(home: homes.home("ada"), group: id).count, 2)
         let again = try await ada.catchUp(pool: pool)
         XCTAssertTrue(again.isEmpty, "\(again)")
 

@@ -1,0 +1,22 @@
+import Foundation
+import InviteKitTestSupport
+@testable import InviteKit
+
+/// Nodes of one test, each with its own home under a temporary root, over one in-memory relay
+/// and a fixed clock. ``remove()`` (from tearDown) deletes the homes.
+final class NodeHomes: @unchecked Sendable {
+    let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-nodes-\(UUID().uuidString)")
+    let now = UnixTime.now()
+    let relay = InMemoryRelay(url: "wss://in-memory.invitekit.test")
+
+    func home(_ name: String) -> StoreHome { StoreHome(directory: (root as NSString).appendingPathComponent(name)) }
+
+    /// Opens `name`'s node, creating its identity first unless `initialize` is false (a restart).
+    func node(_ name: String, seed: UInt64, initialize: Bool = true) throws -> InviteKitNode {
+        if initialize { try InviteKitNode.initialize(home: home(name), relays: [relay.url], rng: SeededRandom(seed: seed)) }
+        let now = self.now
+        return try InviteKitNode(home: home(name), clock: { now }, rng: SeededRandom(seed: seed + 100))
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: root) }
+}
