@@ -71,8 +71,8 @@ public final class RelayProcess: @unchecked Sendable {
             sys.path.insert(0, os.path.join(\(String(reflecting: Self.packageRoot.path)), "scripts", "relay"))
             import run_relay
             base = run_relay.build_config
-            def with_auth(port, db):
-                c = base(port, db)
+            def with_auth(port, db, *rest):
+                c = base(port, db, *rest)
                 c["authentication"] = {"enabled": True, "relay_urls": ["ws://127.0.0.1:%d" % port]}
                 return c
             run_relay.build_config = with_auth
