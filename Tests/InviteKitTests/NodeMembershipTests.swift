@@ -105,6 +105,36 @@ final class NodeMembershipTests: XCTestCase {
         XCTAssertNil(deeMessage, "a removed member cannot send")
     }
 
+    func testAJoinWhoseCommitNoRelayStoresIsAnsweredAndLeavesTheInviteUnused() async throws {
+        let pool = RelayPool([relay])
+        let ada = try node("ada", seed: 1), dee = try node("dee", seed: 2)
+        let group = try await ada.createGroup(name: "club")
+        let url = try await ada.createInvite(groupID: group.conversationID, singleUse: true, expiresIn: 3600).url
+        await relay.setPolicy { $0.kind == 445 ? .reject("blocked: no group events here") : .accept }
+
+        _ = try await dee.startJoin(invite: url)
+        try await dee.flushOutbound(to: [relay])
+        let decided = try await ada.catchUp(pool: pool)
+        guard case .accepted(let pending)? = decided.first else { return XCTFail("\(decided)") }
+        try await ada.flushOutbound(to: [relay])
+        XCTAssertEqual(try ada.store.read { tx in try tx.pendingCommits.get(commitEventID: pending.event.id)?.status }, .rolledBack)
+        let members = try await ada.members(groupID: group.conversationID)
+        XCTAssertEqual(members.epoch, 0, "nothing applied")
+        _ = try await dee.catchUp(pool: pool)
+        let failed = try dee.store.read { tx in try tx.pendingJoins.all() }
+        XCTAssertEqual(failed.map(\.state), [.failed])
+        XCTAssertEqual(failed.first?.errorType, InviteJoinError.ErrorType.genericFailure.rawValue)
+
+        // The single-use invite was not used up: the same invite works once the relay takes commits.
+        await relay.setPolicy { _ in .accept }
+        _ = try await dee.startJoin(invite: url)
+        try await dee.flushOutbound(to: [relay])
+        _ = try await ada.catchUp(pool: pool)
+        try await ada.flushOutbound(to: [relay])
+        _ = try await dee.catchUp(pool: pool)
+        XCTAssertEqual(try dee.store.read { tx in try tx.pendingJoins.all() }.map(\.state).sorted { $0.rawValue < $1.rawValue }, [.failed, .joined])
+    }
+
     func testRemoveRefusalsAreTyped() async throws {
         let ada = try node("ada", seed: 1)
         let group = try await ada.createGroup(name: "club")

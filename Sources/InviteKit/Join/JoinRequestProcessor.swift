@@ -275,6 +275,16 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         return PendingJoin(conversationID: hosted.conversationID, joiner: first.1, keyPackageEventID: first.0.event.id, inviteTag: nil, commit: pending)
     }
 
+    /// The one reply for an accepted join whose Commit no relay stored (it was rolled back): a
+    /// gift-wrapped `generic_failure` naming the invite's tag (PROTOCOL §8.2). `nil` for a join
+    /// without an invite tag (an admin's add, a Whistle approval), which has no request to answer.
+    public func refusal(of pending: PendingJoin, reason: String) -> NostrEvent? {
+        guard let tag = pending.inviteTag, case .rejected(let wrap, _) = reply(.genericFailure, tag: tag, to: pending.joiner, reason: reason) else {
+            return nil
+        }
+        return wrap
+    }
+
     private func reply(_ type: InviteJoinError.ErrorType, tag: String, to joiner: Secp256k1.XOnlyPublicKey, reason: String? = nil) -> JoinDecision {
         let error = InviteJoinError(errorType: type, inviteTag: tag, timestamp: Date(timeIntervalSince1970: TimeInterval(clock())), reason: reason)
         do {

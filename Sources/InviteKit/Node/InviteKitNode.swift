@@ -308,6 +308,15 @@ public actor InviteKitNode {
                 resolved = true
             } else if OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: eventID)) == .failed {
                 try tx.pendingCommits.resolve(commitEventID: eventID, as: .rolledBack, now: now)
+                // No relay stored the Commit, so the join never happened: a single-use invite is
+                // not used up, and the joiner gets the request's one reply (PROTOCOL §8.2).
+                if case .join(let join)? = pendingCommits[eventID], let requestID = waiting.requestID {
+                    try tx.consumedTags.release(requestID: requestID)
+                    if let reply = processor.refusal(of: join, reason: "no relay stored the group's commit") {
+                        try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: "join_error",
+                                                relays: try tx.identity.relays(), now: now)
+                    }
+                }
                 // An approved Whistle request whose Commit nobody took can be approved again.
                 try tx.pendingApprovals.reopen(commitEventID: eventID)
                 emitted.append(.commitRolledBack(groupID: waiting.groupID, commitEventID: eventID))

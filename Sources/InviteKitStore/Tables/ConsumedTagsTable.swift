@@ -13,6 +13,14 @@ public struct ConsumedTagsTable {
         return db.changesCount == 1
     }
 
+    /// Releases what `requestID` consumed: its join never happened (no relay stored its Commit),
+    /// so the invite was not used. Returns how many rows went.
+    @discardableResult
+    public func release(requestID: String) throws -> Int {
+        try db.execute(sql: "DELETE FROM consumed_tags WHERE request_id = ?", arguments: [requestID])
+        return db.changesCount
+    }
+
     public func isConsumed(_ key: String) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM consumed_tags WHERE key = ?)", arguments: [key]) ?? false
     }
