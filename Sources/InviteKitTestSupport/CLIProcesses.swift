@@ -29,9 +29,15 @@ public final class CLIProcesses: @unchecked Sendable {
 
     /// Starts `invitekit args…` with stdout and stderr into one ``ProcessOutput``.
     public func start(_ args: [String], env: [String: String] = [:]) throws -> (Process, ProcessOutput) {
+        try launch(executable, args, env: env)
+    }
+
+    /// Starts any program the same way (stdin empty), e.g. a script that drives the CLI.
+    public func launch(_ program: URL, _ args: [String], env: [String: String] = [:]) throws -> (Process, ProcessOutput) {
         let p = Process()
-        p.executableURL = executable
+        p.executableURL = program
         p.arguments = args
+        p.standardInput = FileHandle.nullDevice
         if !env.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 } }
         let out = ProcessOutput()
         let pipe = Pipe()

@@ -10,24 +10,16 @@ import InviteKitTestSupport
 /// the relay.
 final class MDKRelayNodeTests: XCTestCase {
     private var worker: MDKWorker!
-    private var relay: RelayProcess!
-    private var cli: CLIProcesses!
-    private var root: String!
+    private var world: CLIRelayWorld!
 
     override func setUpWithError() throws {
         worker = try MDKWorker.startOrSkip()
-        try RelayProcess.requireRelay()
-        cli = try CLIProcesses()
-        relay = try RelayProcess()
-        try relay.start()
-        root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-mdk-relay-\(UUID().uuidString)")
+        world = try CLIRelayWorld(prefix: "invitekit-mdk-relay")
     }
 
     override func tearDown() {
-        cli?.killAll()
-        relay?.tearDown()
+        world?.tearDown()
         worker = nil
-        if let root { try? FileManager.default.removeItem(atPath: root) }
     }
 
     private func json(_ line: String) -> [String: Any] {
@@ -46,21 +38,21 @@ final class MDKRelayNodeTests: XCTestCase {
     }
 
     func testAnMDKMemberJoinsTalksUpdatesAndIsRemovedOverTheRelay() async throws {
-        let ada = (root as NSString).appendingPathComponent("ada")
-        XCTAssertEqual(try cli.run(["init", "--home", ada, "--relay", relay.url]).status, 0)
-        let made = json(try cli.run(["group", "new", "--home", ada, "--name", "mixed", "--json"]).output)
+        let ada = world.home("ada")
+        XCTAssertEqual(try world.cli.run(["init", "--home", ada, "--relay", world.relay.url]).status, 0)
+        let made = json(try world.cli.run(["group", "new", "--home", ada, "--name", "mixed", "--json"]).output)
         let group = try XCTUnwrap(made["group"] as? String)
         let nostrGroupID = try XCTUnwrap(made["nostr_group_id"] as? String)
-        let pool = RelayPool(urls: [relay.url])
+        let pool = RelayPool(urls: [world.relay.url])
         let mdk = try worker.newPeer("mdk")
         var seen = Set<String>()
 
         // MDK publishes a KeyPackage; ada adds MDK by its key: fetched from the relay, Commit
         // acknowledged, then the Welcome gift-wrapped to MDK.
-        let keyPackage = try mdk.createKeyPackage(relays: [relay.url]).event
+        let keyPackage = try mdk.createKeyPackage(relays: [world.relay.url]).event
         let kpPublished = await pool.publish(keyPackage)
         XCTAssertEqual(kpPublished.successCount, 1)
-        let added = try cli.run(["group", "add", "--home", ada, "--group", group, "--member", mdk.pubkey])
+        let added = try world.cli.run(["group", "add", "--home", ada, "--group", group, "--member", mdk.pubkey])
         XCTAssertEqual(added.status, 0, added.output)
         XCTAssertTrue(added.output.contains("confirmed; epoch 1"), added.output)
 
@@ -70,23 +62,23 @@ final class MDKRelayNodeTests: XCTestCase {
         XCTAssertEqual(try mdk.epoch(group: nostrGroupID), 1)
 
         // ada → MDK.
-        let sent = try cli.run(["group", "send", "--home", ada, "--group", group, "hello mdk"])
+        let sent = try world.cli.run(["group", "send", "--home", ada, "--group", group, "hello mdk"])
         XCTAssertEqual(sent.status, 0, sent.output)
         let read = try await mdkReads(mdk, pool, nostrGroupID, seen: &seen)
-        XCTAssertTrue(read.contains(.message(sender: json(try cli.run(["id", "--home", ada, "--json"]).output)["npub"].flatMap { npub in
+        XCTAssertTrue(read.contains(.message(sender: json(try world.cli.run(["id", "--home", ada, "--json"]).output)["npub"].flatMap { npub in
             (try? NostrKeys.parsePublicKey(npub as? String ?? ""))?.hex } ?? "", content: "hello mdk")), "\(read)")
 
         // MDK → ada, picked up by ada's serve from its live subscription.
-        let (serve, serveOut) = try cli.start(["serve", "--home", ada, "--interval", "0.3"])
+        let (serve, serveOut) = try world.cli.start(["serve", "--home", ada, "--interval", "0.3"])
         XCTAssertTrue(CLIProcesses.waitFor { serveOut.text.contains("serving on") }, serveOut.text)
         let reply = try mdk.send("hello ada", group: nostrGroupID)
         seen.insert(reply.id)
         let replyPublished = await pool.publish(reply)
         XCTAssertEqual(replyPublished.successCount, 1)
         XCTAssertTrue(try CLIProcesses.waitFor {
-            try cli.run(["group", "read", "--home", ada, "--group", group]).output.contains("hello ada")
+            try world.cli.run(["group", "read", "--home", ada, "--group", group]).output.contains("hello ada")
         }, serveOut.text)
-        let history = try cli.run(["group", "read", "--home", ada, "--group", group, "--json"]).output
+        let history = try world.cli.run(["group", "read", "--home", ada, "--group", group, "--json"]).output
         XCTAssertTrue(history.contains("\"sender\":\"\(NIP19.npub(try NostrKeys.parsePublicKey(mdk.pubkey)))\""), history)
 
         // MDK rotates its keys (a self-update Commit); ada's serve applies it.
@@ -97,11 +89,11 @@ final class MDKRelayNodeTests: XCTestCase {
         XCTAssertEqual(commitPublished.successCount, 1)
         try mdk.mergePendingCommit(group: nostrGroupID)
         XCTAssertTrue(try CLIProcesses.waitFor {
-            try cli.run(["group", "members", "--home", ada, "--group", group, "--json"]).output.contains("\"epoch\":\"2\"")
+            try world.cli.run(["group", "members", "--home", ada, "--group", group, "--json"]).output.contains("\"epoch\":\"2\"")
         }, serveOut.text)
 
         // ada removes MDK through the running serve; MDK reads the Commit that removes it.
-        let removed = try cli.run(["group", "remove", "--home", ada, "--group", group, "--member", mdk.pubkey])
+        let removed = try world.cli.run(["group", "remove", "--home", ada, "--group", group, "--member", mdk.pubkey])
         XCTAssertEqual(removed.status, 0, removed.output)
         XCTAssertTrue(removed.output.contains("confirmed; epoch 3"), removed.output)
         let last = try await mdkReads(mdk, pool, nostrGroupID, seen: &seen)

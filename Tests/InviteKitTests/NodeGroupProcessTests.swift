@@ -8,25 +8,15 @@ import InviteKitTestSupport
 /// single-use invite and a revoked one are refused; `serve` killed with `kill -9` between the
 /// Commit's `OK` and the Welcome still lets the joiner join, exactly once.
 final class NodeGroupProcessTests: XCTestCase {
-    private var relay: RelayProcess!
-    private var cli: CLIProcesses!
-    private var root: String!
+    private var world: CLIRelayWorld!
 
     override func setUpWithError() throws {
-        try RelayProcess.requireRelay()
-        cli = try CLIProcesses()
-        relay = try RelayProcess()
-        try relay.start()
-        root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-groups-\(UUID().uuidString)")
+        world = try CLIRelayWorld(prefix: "invitekit-groups")
     }
 
     override func tearDown() {
-        cli?.killAll()
-        relay?.tearDown()
-        if let root { try? FileManager.default.removeItem(atPath: root) }
+        world?.tearDown()
     }
-
-    private func home(_ name: String) -> String { (root as NSString).appendingPathComponent(name) }
 
     private func waitFor(_ timeout: TimeInterval = 30, _ condition: () throws -> Bool) rethrows -> Bool {
         try CLIProcesses.waitFor(timeout, condition)
@@ -36,9 +26,9 @@ final class NodeGroupProcessTests: XCTestCase {
 
     /// `serve --new-group` on ada's home: returns the process, its output, the invite and the group id.
     private func serveNewGroup(singleUse: Bool, env: [String: String] = [:]) throws -> (Process, ProcessOutput, url: String, group: String) {
-        var args = ["serve", "--home", home("ada"), "--new-group", "club", "--interval", "0.3"]
+        var args = ["serve", "--home", world.home("ada"), "--new-group", "club", "--interval", "0.3"]
         if singleUse { args.append("--single-use") }
-        let (serve, out) = try cli.start(args, env: env)
+        let (serve, out) = try world.cli.start(args, env: env)
         XCTAssertTrue(waitFor { out.text.contains("invite: ") }, out.text)
         let url = try XCTUnwrap(out.text.components(separatedBy: "invite: ").last?.components(separatedBy: "\n").first)
         let group = try XCTUnwrap(out.text.components(separatedBy: "group ").dropFirst().first?.components(separatedBy: " ").first)
@@ -46,30 +36,30 @@ final class NodeGroupProcessTests: XCTestCase {
     }
 
     func testMessagesBothWaysSingleUseRefusedAndRevokedInviteRefused() throws {
-        for name in ["ada", "dee", "eve", "fay"] { XCTAssertEqual(try cli.run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
+        for name in ["ada", "dee", "eve", "fay"] { XCTAssertEqual(try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url]).status, 0) }
         let (_, adaOut, url, group) = try serveNewGroup(singleUse: true)
 
         // dee asks, then her own serve completes the join and keeps the group for her sends.
-        let asked = try cli.run(["join", "--home", home("dee"), url, "--no-wait", "--json"])
+        let asked = try world.cli.run(["join", "--home", world.home("dee"), url, "--no-wait", "--json"])
         XCTAssertEqual(asked.status, 0, asked.output)
         XCTAssertTrue(asked.output.contains("\"requested\""), asked.output)
-        let (_, deeOut) = try cli.start(["serve", "--home", home("dee"), "--interval", "0.3"])
+        let (_, deeOut) = try world.cli.start(["serve", "--home", world.home("dee"), "--interval", "0.3"])
         XCTAssertTrue(waitFor(45) { deeOut.text.contains("joined") }, deeOut.text)
 
-        let listed = try cli.run(["group", "list", "--home", home("dee"), "--json"])
+        let listed = try world.cli.run(["group", "list", "--home", world.home("dee"), "--json"])
         XCTAssertEqual(listed.status, 0, listed.output)
         XCTAssertTrue(listed.output.contains(group), listed.output)
 
-        let fromAda = try cli.run(["group", "send", "--home", home("ada"), "--group", group, "hello dee"])
+        let fromAda = try world.cli.run(["group", "send", "--home", world.home("ada"), "--group", group, "hello dee"])
         XCTAssertEqual(fromAda.status, 0, fromAda.output)
         XCTAssertTrue(fromAda.output.hasPrefix("acked "), fromAda.output)
-        let fromDee = try cli.run(["group", "send", "--home", home("dee"), "--group", group, "hello ada"])
+        let fromDee = try world.cli.run(["group", "send", "--home", world.home("dee"), "--group", group, "hello ada"])
         XCTAssertEqual(fromDee.status, 0, fromDee.output)
         XCTAssertTrue(fromDee.output.hasPrefix("acked "), fromDee.output)
 
-        XCTAssertTrue(try waitFor { try cli.run(["group", "read", "--home", home("dee"), "--group", group]).output.contains("hello dee") })
-        XCTAssertTrue(try waitFor { try cli.run(["group", "read", "--home", home("ada"), "--group", group]).output.contains("hello ada") })
-        let adaHistory = try cli.run(["group", "read", "--home", home("ada"), "--group", group, "--json"]).output
+        XCTAssertTrue(try waitFor { try world.cli.run(["group", "read", "--home", world.home("dee"), "--group", group]).output.contains("hello dee") })
+        XCTAssertTrue(try waitFor { try world.cli.run(["group", "read", "--home", world.home("ada"), "--group", group]).output.contains("hello ada") })
+        let adaHistory = try world.cli.run(["group", "read", "--home", world.home("ada"), "--group", group, "--json"]).output
         XCTAssertEqual(count("hello dee", in: adaHistory), 1, adaHistory)
         XCTAssertEqual(count("hello ada", in: adaHistory), 1, adaHistory)
         XCTAssertTrue(adaHistory.contains("\"status\":\"acked\""), adaHistory)
@@ -84,17 +74,17 @@ final class NodeGroupProcessTests: XCTestCase {
         XCTAssertTrue(zip(keys, keys.dropFirst()).allSatisfy { $0 < $1 }, adaHistory)
 
         // The same single-use invite again.
-        let eve = try cli.run(["join", "--home", home("eve"), url, "--timeout", "30"])
+        let eve = try world.cli.run(["join", "--home", world.home("eve"), url, "--timeout", "30"])
         XCTAssertEqual(eve.status, 3, eve.output)
         XCTAssertTrue(eve.output.contains("This invite was already used"), eve.output)
 
         // A reusable invite, revoked through the running serve, is refused.
-        let made = try cli.run(["invite", "create", "--home", home("ada"), "--group", group])
+        let made = try world.cli.run(["invite", "create", "--home", world.home("ada"), "--group", group])
         XCTAssertEqual(made.status, 0, made.output)
         let reusable = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let revoked = try cli.run(["invite", "revoke", "--home", home("ada"), "--group", group])
+        let revoked = try world.cli.run(["invite", "revoke", "--home", world.home("ada"), "--group", group])
         XCTAssertEqual(revoked.status, 0, revoked.output)
-        let fay = try cli.run(["join", "--home", home("fay"), reusable, "--timeout", "30"])
+        let fay = try world.cli.run(["join", "--home", world.home("fay"), reusable, "--timeout", "30"])
         XCTAssertEqual(fay.status, 3, fay.output)
         XCTAssertFalse(adaOut.text.contains("relay error"), adaOut.text)
     }
@@ -102,52 +92,52 @@ final class NodeGroupProcessTests: XCTestCase {
     /// A Whistle code through the running serve: the join waits until `invite approve`, handed
     /// to serve, commits the add; the second approval and a single-use Whistle code are refused.
     func testWhistleJoinWaitsForApproveThroughServe() throws {
-        for name in ["ada", "dee"] { XCTAssertEqual(try cli.run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
-        let made = try cli.run(["group", "new", "--home", home("ada"), "--name", "club"])
+        for name in ["ada", "dee"] { XCTAssertEqual(try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url]).status, 0) }
+        let made = try world.cli.run(["group", "new", "--home", world.home("ada"), "--name", "club"])
         XCTAssertEqual(made.status, 0, made.output)
         let group = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let refused = try cli.run(["invite", "create", "--home", home("ada"), "--group", group, "--format", "whistle", "--single-use"])
+        let refused = try world.cli.run(["invite", "create", "--home", world.home("ada"), "--group", group, "--format", "whistle", "--single-use"])
         XCTAssertEqual(refused.status, 64, refused.output)
         XCTAssertTrue(refused.output.contains("cannot be single use"), refused.output)
 
-        let (_, adaOut) = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        let (_, adaOut) = try world.cli.start(["serve", "--home", world.home("ada"), "--interval", "0.3"])
         XCTAssertTrue(waitFor { adaOut.text.contains("serving on") }, adaOut.text)
-        let created = try cli.run(["invite", "create", "--home", home("ada"), "--group", group, "--format", "whistle"])
+        let created = try world.cli.run(["invite", "create", "--home", world.home("ada"), "--group", group, "--format", "whistle"])
         XCTAssertEqual(created.status, 0, created.output)
         let url = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(url.hasPrefix("whistle://invite/"), url)
 
-        let (join, joinOut) = try cli.start(["join", "--home", home("dee"), url, "--timeout", "90"])
+        let (join, joinOut) = try world.cli.start(["join", "--home", world.home("dee"), url, "--timeout", "90"])
         XCTAssertTrue(waitFor(45) { adaOut.text.contains("waiting for approval (invitekit invite approve --group \(group) --member npub1") },
                       adaOut.text)
-        let listed = try cli.run(["invite", "requests", "--home", home("ada"), "--group", group, "--json"])
+        let listed = try world.cli.run(["invite", "requests", "--home", world.home("ada"), "--group", group, "--json"])
         XCTAssertEqual(listed.status, 0, listed.output)
         let npub = try XCTUnwrap(listed.output.components(separatedBy: "\"npub\":\"").dropFirst().first?.components(separatedBy: "\"").first)
         XCTAssertTrue(npub.hasPrefix("npub1"), listed.output)
 
-        let approved = try cli.run(["invite", "approve", "--home", home("ada"), "--group", group, "--member", npub])
+        let approved = try world.cli.run(["invite", "approve", "--home", world.home("ada"), "--group", group, "--member", npub])
         XCTAssertEqual(approved.status, 0, approved.output)
         XCTAssertTrue(approved.output.contains("confirmed; epoch 1"), approved.output)
         XCTAssertTrue(RelayProcess.waitForExit(join, timeout: 60), joinOut.text)
         XCTAssertEqual(join.terminationStatus, 0, joinOut.text)
         XCTAssertTrue(joinOut.text.contains("joined group \(group)"), joinOut.text)
 
-        let twice = try cli.run(["invite", "approve", "--home", home("ada"), "--group", group, "--member", npub])
+        let twice = try world.cli.run(["invite", "approve", "--home", world.home("ada"), "--group", group, "--member", npub])
         XCTAssertNotEqual(twice.status, 0, twice.output)
         XCTAssertTrue(twice.output.contains("no_pending_approval"), twice.output)
-        let none = try cli.run(["invite", "requests", "--home", home("ada"), "--group", group, "--json"])
+        let none = try world.cli.run(["invite", "requests", "--home", world.home("ada"), "--group", group, "--json"])
         XCTAssertFalse(none.output.contains("npub1"), none.output)
     }
 
     func testKillAfterCommitAcknowledgedBeforeWelcomeJoinsOnce() throws {
-        for name in ["ada", "dee"] { XCTAssertEqual(try cli.run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
+        for name in ["ada", "dee"] { XCTAssertEqual(try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url]).status, 0) }
         let (serve, _, url, group) = try serveNewGroup(singleUse: true, env: ["INVITEKIT_FAILPOINT": "node.flush.before_welcome"])
-        let (join, joinOut) = try cli.start(["join", "--home", home("dee"), url, "--timeout", "60"])
+        let (join, joinOut) = try world.cli.start(["join", "--home", world.home("dee"), url, "--timeout", "60"])
         XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 45), "serve did not reach the fail point")
         XCTAssertEqual(serve.terminationReason, .uncaughtSignal)
         XCTAssertEqual(serve.terminationStatus, SIGKILL)
 
-        let (_, again) = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        let (_, again) = try world.cli.start(["serve", "--home", world.home("ada"), "--interval", "0.3"])
         XCTAssertTrue(RelayProcess.waitForExit(join, timeout: 60), joinOut.text)
         XCTAssertEqual(join.terminationStatus, 0, joinOut.text)
         XCTAssertEqual(count("joined group", in: joinOut.text), 1, joinOut.text)
@@ -156,104 +146,104 @@ final class NodeGroupProcessTests: XCTestCase {
         Thread.sleep(forTimeInterval: 2)
         XCTAssertFalse(again.text.contains("join request"), again.text)
         XCTAssertFalse(again.text.contains("added "), again.text)
-        let list = try cli.run(["group", "list", "--home", home("dee")])
+        let list = try world.cli.run(["group", "list", "--home", world.home("dee")])
         XCTAssertEqual(count(group, in: list.output), 1, list.output)
     }
 
     func testKillAfterCommitPublishedBeforeItsOKJoinsOnce() throws {
-        for name in ["ada", "dee"] { XCTAssertEqual(try cli.run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
+        for name in ["ada", "dee"] { XCTAssertEqual(try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url]).status, 0) }
         let (serve, _, url, _) = try serveNewGroup(singleUse: true, env: ["INVITEKIT_FAILPOINT": "node.flush.before_commit_ok"])
-        let (join, joinOut) = try cli.start(["join", "--home", home("dee"), url, "--timeout", "40"])
+        let (join, joinOut) = try world.cli.start(["join", "--home", world.home("dee"), url, "--timeout", "40"])
         XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 45), "serve did not reach the fail point")
         XCTAssertEqual(serve.terminationStatus, SIGKILL)
-        _ = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        _ = try world.cli.start(["serve", "--home", world.home("ada"), "--interval", "0.3"])
         XCTAssertTrue(RelayProcess.waitForExit(join, timeout: 60), joinOut.text)
         XCTAssertEqual(join.terminationStatus, 0, joinOut.text)
         XCTAssertEqual(count("joined group", in: joinOut.text), 1, joinOut.text)
     }
 
     func testGroupFromCommandsHistoryMembersAndRevocationSurviveKill9() throws {
-        for name in ["ada", "dee", "fay"] { XCTAssertEqual(try cli.run(["init", "--home", home(name), "--relay", relay.url]).status, 0) }
-        let made = try cli.run(["group", "new", "--home", home("ada"), "--name", "club"])
+        for name in ["ada", "dee", "fay"] { XCTAssertEqual(try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url]).status, 0) }
+        let made = try world.cli.run(["group", "new", "--home", world.home("ada"), "--name", "club"])
         XCTAssertEqual(made.status, 0, made.output)
         let group = made.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let url = try cli.run(["invite", "create", "--home", home("ada"), "--group", group, "--single-use", "--expires-in", "600"]).output
+        let url = try world.cli.run(["invite", "create", "--home", world.home("ada"), "--group", group, "--single-use", "--expires-in", "600"]).output
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let reusable = try cli.run(["invite", "create", "--home", home("ada"), "--group", group]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let reusable = try world.cli.run(["invite", "create", "--home", world.home("ada"), "--group", group]).output.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertTrue(url.hasPrefix("http") && reusable.hasPrefix("http"), url + reusable)
 
-        var (serve, _) = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"])
-        let dee = try cli.run(["join", "--home", home("dee"), url, "--timeout", "45"])
+        var (serve, _) = try world.cli.start(["serve", "--home", world.home("ada"), "--interval", "0.3"])
+        let dee = try world.cli.run(["join", "--home", world.home("dee"), url, "--timeout", "45"])
         XCTAssertEqual(dee.status, 0, dee.output)
-        let (_, deeServe) = try cli.start(["serve", "--home", home("dee"), "--interval", "0.3"])
+        let (_, deeServe) = try world.cli.start(["serve", "--home", world.home("dee"), "--interval", "0.3"])
         XCTAssertTrue(waitFor { deeServe.text.contains("serving on") }, deeServe.text)
 
-        let members = try cli.run(["group", "members", "--home", home("ada"), "--group", group, "--json"])
+        let members = try world.cli.run(["group", "members", "--home", world.home("ada"), "--group", group, "--json"])
         XCTAssertEqual(members.status, 0, members.output)
         XCTAssertEqual(count("\"npub\"", in: members.output), 2, members.output)
         XCTAssertEqual(count("\"admin\":\"true\"", in: members.output), 1, members.output)
         XCTAssertTrue(members.output.contains("\"epoch\":\"1\""), members.output)
 
-        XCTAssertEqual(try cli.run(["group", "send", "--home", home("dee"), "--group", group, "one"]).status, 0)
-        XCTAssertEqual(try cli.run(["group", "send", "--home", home("ada"), "--group", group, "two"]).status, 0)
-        XCTAssertTrue(try waitFor { try cli.run(["group", "read", "--home", home("ada"), "--group", group]).output.contains("one") })
-        XCTAssertTrue(try waitFor { try cli.run(["group", "read", "--home", home("dee"), "--group", group]).output.contains("two") })
-        XCTAssertEqual(try cli.run(["invite", "revoke", "--home", home("ada"), "--group", group]).status, 0)
-        let before = try cli.run(["group", "read", "--home", home("ada"), "--group", group, "--json"]).output
+        XCTAssertEqual(try world.cli.run(["group", "send", "--home", world.home("dee"), "--group", group, "one"]).status, 0)
+        XCTAssertEqual(try world.cli.run(["group", "send", "--home", world.home("ada"), "--group", group, "two"]).status, 0)
+        XCTAssertTrue(try waitFor { try world.cli.run(["group", "read", "--home", world.home("ada"), "--group", group]).output.contains("one") })
+        XCTAssertTrue(try waitFor { try world.cli.run(["group", "read", "--home", world.home("dee"), "--group", group]).output.contains("two") })
+        XCTAssertEqual(try world.cli.run(["invite", "revoke", "--home", world.home("ada"), "--group", group]).status, 0)
+        let before = try world.cli.run(["group", "read", "--home", world.home("ada"), "--group", group, "--json"]).output
 
         // kill -9, restart: the subscription brings every stored kind-445 event again.
         kill(serve.processIdentifier, SIGKILL)
         XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 10))
         let restarted: ProcessOutput
-        (serve, restarted) = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        (serve, restarted) = try world.cli.start(["serve", "--home", world.home("ada"), "--interval", "0.3"])
         XCTAssertTrue(waitFor { restarted.text.contains("serving on") }, restarted.text)
         Thread.sleep(forTimeInterval: 3)
-        let after = try cli.run(["group", "read", "--home", home("ada"), "--group", group, "--json"]).output
+        let after = try world.cli.run(["group", "read", "--home", world.home("ada"), "--group", group, "--json"]).output
         XCTAssertEqual(after, before)
         XCTAssertEqual(count("\"content\":\"one\"", in: after), 1, after)
         XCTAssertFalse(restarted.text.contains("join request"), restarted.text)
         XCTAssertFalse(restarted.text.contains("published"), restarted.text)
 
         // The restored group still sends, and dee reads it.
-        let three = try cli.run(["group", "send", "--home", home("ada"), "--group", group, "three"])
+        let three = try world.cli.run(["group", "send", "--home", world.home("ada"), "--group", group, "three"])
         XCTAssertEqual(three.status, 0, three.output)
         XCTAssertTrue(three.output.hasPrefix("acked "), three.output)
-        XCTAssertTrue(try waitFor { try cli.run(["group", "read", "--home", home("dee"), "--group", group]).output.contains("three") })
+        XCTAssertTrue(try waitFor { try world.cli.run(["group", "read", "--home", world.home("dee"), "--group", group]).output.contains("three") })
 
         // The revoked invite is refused after the restart.
-        let fay = try cli.run(["join", "--home", home("fay"), reusable, "--timeout", "30"])
+        let fay = try world.cli.run(["join", "--home", world.home("fay"), reusable, "--timeout", "30"])
         XCTAssertEqual(fay.status, 3, fay.output)
 
         // Membership Commits through the running serves (both homes are locked): dee rotates
         // her keys, ada applies it from the relay; then ada removes dee.
-        let update = try cli.run(["group", "update", "--home", home("dee"), "--group", group])
+        let update = try world.cli.run(["group", "update", "--home", world.home("dee"), "--group", group])
         XCTAssertEqual(update.status, 0, update.output)
         XCTAssertTrue(update.output.contains("confirmed; epoch 2"), update.output)
-        XCTAssertTrue(try waitFor { try cli.run(["group", "members", "--home", home("ada"), "--group", group, "--json"]).output.contains("\"epoch\":\"2\"") })
-        let deeNpub = try XCTUnwrap(cli.run(["id", "--home", home("dee"), "--json"]).output
+        XCTAssertTrue(try waitFor { try world.cli.run(["group", "members", "--home", world.home("ada"), "--group", group, "--json"]).output.contains("\"epoch\":\"2\"") })
+        let deeNpub = try XCTUnwrap(world.cli.run(["id", "--home", world.home("dee"), "--json"]).output
             .components(separatedBy: "\"npub\":\"").dropFirst().first?.components(separatedBy: "\"").first)
         // ada's serve dies (kill -9 at a fail point) after the relay stored the removal and
         // before its OK was recorded: nothing is applied; the restarted serve re-sends it, and the
         // OK that comes back applies it once. The waiting `group remove` then reports it.
         kill(serve.processIdentifier, SIGKILL)
         XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 10))
-        (serve, _) = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"], env: ["INVITEKIT_FAILPOINT": "node.flush.before_commit_ok"])
-        let (removing, removingOut) = try cli.start(["group", "remove", "--home", home("ada"), "--group", group, "--member", deeNpub, "--json",
+        (serve, _) = try world.cli.start(["serve", "--home", world.home("ada"), "--interval", "0.3"], env: ["INVITEKIT_FAILPOINT": "node.flush.before_commit_ok"])
+        let (removing, removingOut) = try world.cli.start(["group", "remove", "--home", world.home("ada"), "--group", group, "--member", deeNpub, "--json",
                                                      "--timeout", "60"])
         XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 30), "serve did not reach the fail point")
         XCTAssertEqual(serve.terminationStatus, SIGKILL)
-        let notYet = try cli.run(["group", "members", "--home", home("ada"), "--group", group, "--json"]).output
+        let notYet = try world.cli.run(["group", "members", "--home", world.home("ada"), "--group", group, "--json"]).output
         XCTAssertEqual(count("\"npub\"", in: notYet), 2, "not applied before the OK: \(notYet)")
-        (serve, _) = try cli.start(["serve", "--home", home("ada"), "--interval", "0.3"])
+        (serve, _) = try world.cli.start(["serve", "--home", world.home("ada"), "--interval", "0.3"])
         XCTAssertTrue(RelayProcess.waitForExit(removing, timeout: 60), removingOut.text)
         XCTAssertEqual(removing.terminationStatus, 0, removingOut.text)
         XCTAssertTrue(removingOut.text.contains("\"status\":\"confirmed\""), removingOut.text)
-        let left = try cli.run(["group", "members", "--home", home("ada"), "--group", group, "--json"]).output
+        let left = try world.cli.run(["group", "members", "--home", world.home("ada"), "--group", group, "--json"]).output
         XCTAssertEqual(count("\"npub\"", in: left), 1, left)
         XCTAssertTrue(left.contains("\"epoch\":\"3\""), left)
-        XCTAssertTrue(try waitFor { try cli.run(["group", "send", "--home", home("dee"), "--group", group, "--timeout", "5", "gone?"]).status != 0 },
+        XCTAssertTrue(try waitFor { try world.cli.run(["group", "send", "--home", world.home("dee"), "--group", group, "--timeout", "5", "gone?"]).status != 0 },
                       "a removed member cannot send")
-        let again = try cli.run(["group", "remove", "--home", home("ada"), "--group", group, "--member", deeNpub])
+        let again = try world.cli.run(["group", "remove", "--home", world.home("ada"), "--group", group, "--member", deeNpub])
         XCTAssertEqual(again.status, 1, again.output)
         XCTAssertTrue(again.output.contains("not_a_member"), again.output)
     }

@@ -9,17 +9,12 @@ import InviteKitTestSupport
 /// applied after it. At most one Commit per group is in flight.
 final class NodeMembershipTests: XCTestCase {
     private let homes = NodeHomes()
-    private var relay: InMemoryRelay { homes.relay }
 
     override func tearDown() { homes.remove() }
 
-    private func node(_ name: String, seed: UInt64, initialize: Bool = true) throws -> InviteKitNode {
-        try homes.node(name, seed: seed, initialize: initialize)
-    }
-
     /// Every kind-445 event of the group from the relay, in MIP-03 order, through the node.
     private func sync(_ node: InviteKitNode, _ nostrGroupID: String) async throws {
-        let events = await RelayPool([relay]).fetch([NostrFilter(kinds: [445]).tag("h", [nostrGroupID])], timeout: .seconds(5)).events
+        let events = await RelayPool([homes.relay]).fetch([NostrFilter(kinds: [445]).tag("h", [nostrGroupID])], timeout: .seconds(5)).events
         for e in events.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) { try await node.handleGroupEvent(e) }
     }
 
@@ -29,10 +24,10 @@ final class NodeMembershipTests: XCTestCase {
     }
 
     func testConcurrentJoinsSelfUpdateLeaveAndRemoveAcrossARestart() async throws {
-        let pool = RelayPool([relay])
-        var ada: InviteKitNode! = try node("ada", seed: 1)
-        let dee = try node("dee", seed: 2)
-        let fay = try node("fay", seed: 3)
+        let pool = RelayPool([homes.relay])
+        var ada: InviteKitNode! = try homes.node("ada", seed: 1)
+        let dee = try homes.node("dee", seed: 2)
+        let fay = try homes.node("fay", seed: 3)
         let group = try await ada.createGroup(name: "club")
         let id = group.conversationID
         let url = try await ada.createInvite(groupID: id, singleUse: false, expiresIn: 3600).url
@@ -40,16 +35,16 @@ final class NodeMembershipTests: XCTestCase {
         // Two requests in one catch-up: one Commit in flight, the other request waits for it.
         for joiner in [dee, fay] {
             _ = try await joiner.startJoin(invite: url)
-            try await joiner.flushOutbound(to: [relay])
+            try await joiner.flushOutbound(to: [homes.relay])
         }
         let first = try await ada.catchUp(pool: pool)
         XCTAssertEqual(first.filter { if case .accepted = $0 { return true } else { return false } }.count, 1)
         XCTAssertEqual(first.filter { if case .ignored(.commitPending) = $0 { return true } else { return false } }.count, 1)
-        try await ada.flushOutbound(to: [relay])
+        try await ada.flushOutbound(to: [homes.relay])
         let second = try await ada.catchUp(pool: pool)
         XCTAssertEqual(second.count, 1)
         guard case .accepted = second.first else { return XCTFail("the waiting request: \(second)") }
-        try await ada.flushOutbound(to: [relay])
+        try await ada.flushOutbound(to: [homes.relay])
         for joiner in [dee, fay] {
             _ = try await joiner.catchUp(pool: pool)
             try await sync(joiner, group.nostrGroupID)
@@ -69,16 +64,16 @@ final class NodeMembershipTests: XCTestCase {
         } catch let e as InviteKitError {
             XCTAssertEqual(e.underlyingCode, "commit_pending")
         }
-        try await dee.flushOutbound(to: [relay])
+        try await dee.flushOutbound(to: [homes.relay])
         XCTAssertEqual(try dee.store.read { tx in try tx.pendingCommits.get(commitEventID: update)?.status }, .confirmed)
         for n in [ada!, fay] { try await sync(n, group.nostrGroupID) }
         for n in [ada!, dee, fay] { let (_, epoch) = try await members(n, id); XCTAssertEqual(epoch, 3) }
 
         // fay asks to leave; ada's node commits it when the request arrives.
         _ = try await fay.leaveGroup(groupID: id)
-        try await fay.flushOutbound(to: [relay])
+        try await fay.flushOutbound(to: [homes.relay])
         try await sync(ada, group.nostrGroupID)
-        try await ada.flushOutbound(to: [relay])
+        try await ada.flushOutbound(to: [homes.relay])
         let afterLeave = all.subtracting([fay.publicKey.rawRepresentation])
         let adaAfterLeave = try await members(ada, id).0
         XCTAssertEqual(adaAfterLeave, afterLeave)
@@ -92,8 +87,8 @@ final class NodeMembershipTests: XCTestCase {
         XCTAssertEqual(beforeOK, afterLeave, "nothing is applied before the OK")
         await ada.shutdown()
         ada = nil
-        ada = try node("ada", seed: 7, initialize: false)
-        try await ada.flushOutbound(to: [relay])
+        ada = try homes.node("ada", seed: 7, initialize: false)
+        try await ada.flushOutbound(to: [homes.relay])
         XCTAssertEqual(try ada.store.read { tx in try tx.pendingCommits.get(commitEventID: remove)?.status }, .confirmed)
         let (left, epoch) = try await members(ada, id)
         XCTAssertEqual(left, [ada.publicKey.rawRepresentation])
@@ -106,17 +101,17 @@ final class NodeMembershipTests: XCTestCase {
     }
 
     func testAJoinWhoseCommitNoRelayStoresIsAnsweredAndLeavesTheInviteUnused() async throws {
-        let pool = RelayPool([relay])
-        let ada = try node("ada", seed: 1), dee = try node("dee", seed: 2)
+        let pool = RelayPool([homes.relay])
+        let ada = try homes.node("ada", seed: 1), dee = try homes.node("dee", seed: 2)
         let group = try await ada.createGroup(name: "club")
         let url = try await ada.createInvite(groupID: group.conversationID, singleUse: true, expiresIn: 3600).url
-        await relay.setPolicy { $0.kind == 445 ? .reject("blocked: no group events here") : .accept }
+        await homes.relay.setPolicy { $0.kind == 445 ? .reject("blocked: no group events here") : .accept }
 
         _ = try await dee.startJoin(invite: url)
-        try await dee.flushOutbound(to: [relay])
+        try await dee.flushOutbound(to: [homes.relay])
         let decided = try await ada.catchUp(pool: pool)
         guard case .accepted(let pending)? = decided.first else { return XCTFail("\(decided)") }
-        try await ada.flushOutbound(to: [relay])
+        try await ada.flushOutbound(to: [homes.relay])
         XCTAssertEqual(try ada.store.read { tx in try tx.pendingCommits.get(commitEventID: pending.event.id)?.status }, .rolledBack)
         let members = try await ada.members(groupID: group.conversationID)
         XCTAssertEqual(members.epoch, 0, "nothing applied")
@@ -126,17 +121,17 @@ final class NodeMembershipTests: XCTestCase {
         XCTAssertEqual(failed.first?.errorType, InviteJoinError.ErrorType.genericFailure.rawValue)
 
         // The single-use invite was not used up: the same invite works once the relay takes commits.
-        await relay.setPolicy { _ in .accept }
+        await homes.relay.setPolicy { _ in .accept }
         _ = try await dee.startJoin(invite: url)
-        try await dee.flushOutbound(to: [relay])
+        try await dee.flushOutbound(to: [homes.relay])
         _ = try await ada.catchUp(pool: pool)
-        try await ada.flushOutbound(to: [relay])
+        try await ada.flushOutbound(to: [homes.relay])
         _ = try await dee.catchUp(pool: pool)
         XCTAssertEqual(try dee.store.read { tx in try tx.pendingJoins.all() }.map(\.state).sorted { $0.rawValue < $1.rawValue }, [.failed, .joined])
     }
 
     func testRemoveRefusalsAreTyped() async throws {
-        let ada = try node("ada", seed: 1)
+        let ada = try homes.node("ada", seed: 1)
         let group = try await ada.createGroup(name: "club")
         do {
             _ = try await ada.removeMember(ada.publicKey.rawRepresentation, groupID: group.conversationID)

@@ -10,16 +10,7 @@ final class NodeNetnsTests: XCTestCase {
         try RelayProcess.requireRelay()
         let cli = try CLIProcesses()
         let script = RelayProcess.packageRoot.appendingPathComponent("scripts/netns/scenario.sh")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = [script.path, cli.executable.path]
-        p.standardInput = FileHandle.nullDevice
-        let out = ProcessOutput()
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { h in out.append(h.availableData) }
-        try p.run()
+        let (p, out) = try cli.launch(URL(fileURLWithPath: "/bin/bash"), [script.path, cli.executable.path])
         guard RelayProcess.waitForExit(p, timeout: 240) else {
             p.terminate()
             return XCTFail("the scenario did not finish: \(out.text)")

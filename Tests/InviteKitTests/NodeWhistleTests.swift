@@ -10,13 +10,8 @@ import InviteKitTestSupport
 /// asked for, a second approval, an approval while another Commit is in flight.
 final class NodeWhistleTests: XCTestCase {
     private let homes = NodeHomes()
-    private var relay: InMemoryRelay { homes.relay }
 
     override func tearDown() { homes.remove() }
-
-    private func node(_ name: String, seed: UInt64, initialize: Bool = true) throws -> InviteKitNode {
-        try homes.node(name, seed: seed, initialize: initialize)
-    }
 
     private func refusal(_ underlying: String, _ body: () async throws -> Void, file: StaticString = #filePath, line: UInt = #line) async {
         do {
@@ -30,10 +25,10 @@ final class NodeWhistleTests: XCTestCase {
     }
 
     func testWhistleInviteWaitsForApprovalAcrossARestartThenJoins() async throws {
-        let pool = RelayPool([relay])
-        var ada: InviteKitNode! = try node("ada", seed: 1)
-        let dee = try node("dee", seed: 2)
-        let fay = try node("fay", seed: 3)
+        let pool = RelayPool([homes.relay])
+        var ada: InviteKitNode! = try homes.node("ada", seed: 1)
+        let dee = try homes.node("dee", seed: 2)
+        let fay = try homes.node("fay", seed: 3)
         let group = try await ada.createGroup(name: "club")
         let id = group.conversationID
 
@@ -41,7 +36,7 @@ final class NodeWhistleTests: XCTestCase {
         let invite = try await ada.createInvite(groupID: id, format: .whistle, singleUse: false, expiresIn: nil)
         XCTAssertTrue(invite.url.hasPrefix("whistle://invite/"), invite.url)
         let code = try InviteCode(url: invite.url)
-        XCTAssertEqual(code.relay, relay.url)
+        XCTAssertEqual(code.relay, homes.relay.url)
         XCTAssertEqual(code.inviterKey, ada.publicKey)
         XCTAssertEqual(code.groupId, group.nostrGroupID)
         let row = try ada.store.read { tx in try tx.invites.get(tag: "whistle:" + group.nostrGroupID) }
@@ -52,10 +47,10 @@ final class NodeWhistleTests: XCTestCase {
         let deeJoin = try await dee.startJoin(invite: invite.url)
         XCTAssertNil(deeJoin.inviteTag)
         XCTAssertEqual(deeJoin.inviter, ada.publicKey.rawRepresentation)
-        XCTAssertEqual(deeJoin.relays, [relay.url])
-        try await dee.flushOutbound(to: [relay])
+        XCTAssertEqual(deeJoin.relays, [homes.relay.url])
+        try await dee.flushOutbound(to: [homes.relay])
         _ = try await fay.startJoin(invite: invite.url)
-        try await fay.flushOutbound(to: [relay])
+        try await fay.flushOutbound(to: [homes.relay])
         let decisions = try await ada.catchUp(pool: pool)
         XCTAssertEqual(decisions.count, 2)
         XCTAssertTrue(decisions.allSatisfy { if case .needsApproval = $0 { return true } else { return false } }, "\(decisions)")
@@ -72,7 +67,7 @@ final class NodeWhistleTests: XCTestCase {
 
         // Restart: the requests are still listed (also without the lock), and not decided again.
         ada = nil
-        ada = try node("ada", seed: 7, initialize: false)
+        ada = try homes.node("ada", seed: 7, initialize: false)
         let afterRestart = try await ada.pendingApprovals(groupID: id)
         XCTAssertEqual(afterRestart.map(\.requestID), waiting.map(\.requestID))
         XCTAssertEqual(try InviteKitNode.storedApprovals(home: homes.home("ada"), group: id).count, 2)
@@ -94,7 +89,7 @@ final class NodeWhistleTests: XCTestCase {
         XCTAssertEqual(approved?.status, .approved)
         XCTAssertEqual(approved?.commitEventID, commit)
 
-        try await ada.flushOutbound(to: [relay])
+        try await ada.flushOutbound(to: [homes.relay])
         XCTAssertEqual(try ada.store.read { tx in try tx.pendingCommits.get(commitEventID: commit)?.status }, .confirmed)
         _ = try await dee.catchUp(pool: pool)
         let deeJoins = try dee.store.read { tx in try tx.pendingJoins.all() }
@@ -116,7 +111,7 @@ final class NodeWhistleTests: XCTestCase {
     }
 
     func testWhistleCannotBeSingleUseOrExpire() async throws {
-        let ada = try node("ada", seed: 1)
+        let ada = try homes.node("ada", seed: 1)
         let group = try await ada.createGroup(name: "club")
         await refusal("whistle_no_single_use") {
             _ = try await ada.createInvite(groupID: group.conversationID, format: .whistle, singleUse: true, expiresIn: nil)

@@ -22,9 +22,11 @@ extension InviteKitNode {
 
     /// The members of a group with their admin flag (MIP-01 group data), and its epoch.
     public func members(groupID: String) throws -> (members: [NodeGroupMember], epoch: UInt64) {
-        guard let group = hostedGroup(groupID)?.group ?? memberGroup(groupID) else { throw StoreError(.notFound, "no group \(groupID)") }
-        let members = group.state.memberIdentities.map { NodeGroupMember(publicKey: $0, isAdmin: group.groupData.isAdmin($0)) }
-        return (members, group.epoch)
+        Self.members(of: try currentGroup(groupID))
+    }
+
+    static func members(of group: MarmotMLSGroup) -> (members: [NodeGroupMember], epoch: UInt64) {
+        (group.state.memberIdentities.map { NodeGroupMember(publicKey: $0, isAdmin: group.groupData.isAdmin($0)) }, group.epoch)
     }
 
     /// Nostr group ids (`h` tags) of every group this node can read, for the kind-445 subscription.
@@ -150,7 +152,7 @@ extension InviteKitNode {
         let store = try Store.open(path: home.databasePath)
         guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw StoreError(.notFound, "no group \(anyID)") }
         let group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
-        return (group.state.memberIdentities.map { NodeGroupMember(publicKey: $0, isAdmin: group.groupData.isAdmin($0)) }, group.epoch)
+        return members(of: group)
     }
 }
 

@@ -187,7 +187,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
         let home = options.resolved
         let id = try await NodeInbox.perform(request, home: home, timeout: timeout)
         let status = try await NodeOutput.waitForCommit(home: home, eventID: id, timeout: timeout)
-        let epoch = try NodeOutput.readStore(home) { tx in try tx.groups.find(request.fields["group"] ?? "")?.epoch }
+        let epoch = try NodeOutput.readStore(home) { tx in try tx.groups.find(request.group)?.epoch }
         NodeOutput.emit(options.json, ["event": id, "status": status.rawValue, "epoch": epoch.map { "\($0)" } ?? ""],
                         text: "commit \(id) \(status.rawValue)\(status == .confirmed ? "; epoch \(epoch ?? 0)" : "")")
         switch status {

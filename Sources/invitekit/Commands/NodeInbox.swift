@@ -17,6 +17,15 @@ enum NodeInbox {
         case update(group: String)
         case leave(group: String)
 
+        /// The group the request names (either of its ids, or a unique prefix).
+        var group: String {
+            switch self {
+            case .send(let g, _), .revoke(let g), .invite(let g, _, _, _), .approve(let g, _), .decline(let g, _), .add(let g, _),
+                 .remove(let g, _), .update(let g), .leave(let g):
+                return g
+            }
+        }
+
         /// Whether the answer is an event to publish (the direct path then flushes to the group's relays).
         var publishes: Bool {
             switch self {
@@ -77,17 +86,23 @@ enum NodeInbox {
         } catch let e as StoreError where e.code == .locked {
             return try await submit(home: home, request, timeout: timeout)
         }
-        let answer = try await run(request, on: node)
-        if request.publishes {
-            let row = try await node.groupRow(request.fields["group"] ?? "")
-            try await NodeOutput.flush(node, relays: row.relays)
-        }
+        let (answer, row) = try await execute(request, on: node)
+        if request.publishes { try await NodeOutput.flush(node, relays: row.relays) }
         return answer
     }
 
-    /// The one place a request becomes a node call.
+    /// `serve`'s side of ``perform(_:home:timeout:)``: the answer only (serve flushes on its own).
     static func run(_ request: Request, on node: InviteKitNode) async throws -> String {
-        let row = try await node.groupRow(request.fields["group"] ?? "")
+        try await execute(request, on: node).answer
+    }
+
+    /// The one place a request becomes a node call; also returns the group's row.
+    private static func execute(_ request: Request, on node: InviteKitNode) async throws -> (answer: String, row: StoredGroup) {
+        let row = try await node.groupRow(request.group)
+        return (try await answer(request, row: row, on: node), row)
+    }
+
+    private static func answer(_ request: Request, row: StoredGroup, on node: InviteKitNode) async throws -> String {
         switch request {
         case .send(_, let text): return try await node.sendMessage(text: text, groupID: row.id).eventID
         case .revoke: return try await node.revokeInvites(groupID: row.id)

@@ -36,40 +36,36 @@ enum NodeOutput {
         await pool.close()
     }
 
-    /// Polls the store until the message's status is final (acked or failed) or `timeout` passes.
+    /// Reads `read` from the home's database every 200 ms until `isFinal` holds or `timeout`
+    /// passes; returns the last value read (`initial` if none was).
+    static func poll<T>(_ home: StoreHome, timeout: Double, initial: T, read: (StoreTransaction) throws -> T,
+                        until isFinal: (T) -> Bool) async throws -> T {
+        let deadline = Date().addingTimeInterval(timeout)
+        var value = initial
+        while Date() < deadline {
+            value = try readStore(home, read)
+            if isFinal(value) { return value }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        return value
+    }
+
+    /// A sent message's status once final (acked or failed), else its status at `timeout`.
     static func waitForDelivery(home: StoreHome, eventID: String, timeout: Double) async throws -> StoredMessage.Status {
-        let deadline = Date().addingTimeInterval(timeout)
-        var status = StoredMessage.Status.pending
-        while Date() < deadline {
-            status = try readStore(home) { tx in try tx.messages.get(eventID: eventID)?.status } ?? .pending
-            if status == .acked || status == .failed { return status }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        return status
+        try await poll(home, timeout: timeout, initial: .pending, read: { tx in try tx.messages.get(eventID: eventID)?.status ?? .pending },
+                       until: { $0 == .acked || $0 == .failed })
     }
 
-    /// Polls the store until an own Commit is resolved (applied after a relay's `OK`, or rolled
-    /// back) or `timeout` passes; `waiting` then.
+    /// An own Commit's row once resolved (applied after a relay's `OK`, or rolled back); `waiting`
+    /// at `timeout`.
     static func waitForCommit(home: StoreHome, eventID: String, timeout: Double) async throws -> PendingCommitRecord.Status {
-        let deadline = Date().addingTimeInterval(timeout)
-        var status = PendingCommitRecord.Status.waiting
-        while Date() < deadline {
-            status = try readStore(home) { tx in try tx.pendingCommits.get(commitEventID: eventID)?.status } ?? .waiting
-            if status != .waiting { return status }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        return status
+        try await poll(home, timeout: timeout, initial: .waiting, read: { tx in try tx.pendingCommits.get(commitEventID: eventID)?.status ?? .waiting },
+                       until: { $0 != .waiting })
     }
 
-    /// Polls the outbound queue until some relay acknowledged `eventID` or every delivery failed.
+    /// An event's delivery over all relays once some relay acknowledged it or every delivery failed.
     static func waitForPublished(home: StoreHome, eventID: String, timeout: Double) async throws -> EventDeliverySummary {
-        let deadline = Date().addingTimeInterval(timeout)
-        var summary = EventDeliverySummary.queued
-        while Date() < deadline {
-            summary = try readStore(home) { tx in OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: eventID)) }
-            if summary == .acked || summary == .failed { return summary }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        return summary
+        try await poll(home, timeout: timeout, initial: .queued, read: { tx in OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: eventID)) },
+                       until: { $0 == .acked || $0 == .failed })
     }
 }

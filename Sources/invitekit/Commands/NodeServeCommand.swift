@@ -85,14 +85,7 @@ struct NodeServeCommand: AsyncParsableCommand {
         case .joinFailed(let e): text = "join failed: \(e.userFacingMessage)"
         case .message(let m): text = "message \(m.eventID.prefix(12))…: \(m.status.rawValue)"
         }
-        if json {
-            var o = JSONOutput()
-            o.add("event", "node")
-            o.add("detail", text)
-            StdIO.printLine(o.string)
-        } else {
-            StdIO.printLine(text)
-        }
+        NodeOutput.emit(json, ["event": "node", "detail": text], text: text)
     }
 }
 
