@@ -209,6 +209,10 @@ final class NodeGroupProcessTests: XCTestCase {
         XCTAssertEqual(three.status, 0, three.output)
         XCTAssertTrue(three.output.hasPrefix("acked "), three.output)
         XCTAssertTrue(try waitFor { try world.cli.run(["group", "read", "--home", world.home("dee"), "--group", group]).output.contains("three") })
+        // A message's text is untrusted: `group read` escapes control characters on a terminal line.
+        XCTAssertEqual(try world.cli.run(["group", "send", "--home", world.home("ada"), "--group", group, "red\u{1B}[31m alert\u{07}"]).status, 0)
+        XCTAssertTrue(try waitFor { try world.cli.run(["group", "read", "--home", world.home("dee"), "--group", group]).output.contains("red\\u{1B}[31m alert\\u{7}") })
+        XCTAssertFalse(try world.cli.run(["group", "read", "--home", world.home("dee"), "--group", group]).output.contains("\u{1B}"))
 
         // The revoked invite is refused after the restart.
         let fay = try world.cli.run(["join", "--home", world.home("fay"), reusable, "--timeout", "30"])

@@ -4,14 +4,15 @@ import InviteKitStore
 
 /// Output and store reads shared by the node commands.
 enum NodeOutput {
-    /// One line: JSON with sorted keys, or `text`.
+    /// One line: JSON with sorted keys, or `text` with control characters escaped (it carries
+    /// untrusted strings: message contents, group names, relay messages).
     static func emit(_ json: Bool, _ fields: [String: String], text: String) {
         if json {
             var o = JSONOutput()
             for (k, v) in fields.sorted(by: { $0.key < $1.key }) { o.add(k, v) }
             StdIO.printLine(o.string)
         } else {
-            StdIO.printLine(text)
+            StdIO.printLine(TerminalText.escape(text))
         }
     }
 
