@@ -44,6 +44,16 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         }
     }
 
+    /// Sets a hosted group's tag to `tag` when it still is `old` (the caller stored it first).
+    @discardableResult
+    public func setTag(_ conversationID: String, tag: String, replacing old: String) -> Bool {
+        lock.withLock {
+            guard groups[conversationID]?.currentTag == old else { return false }
+            groups[conversationID]!.currentTag = tag
+            return true
+        }
+    }
+
     /// A signed invite to a hosted group, made with this inviter's key. `conversationID` may be
     /// either of the group's ids (``HostedGroup/conversationID`` or ``HostedGroup/nostrGroupID``);
     /// a `nil` `InviteOptions/tag` takes the group's current tag, and empty relays take the
@@ -123,7 +133,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         // Single use last, so a rejected join never burns the invite. This is the one place an
         // invite is consumed: the validator only reads.
         if invite.payload.expiresAfterUse {
-            let key = InviteValidator.consumedKey(creator: inviter.publicKey, tag: tag)
+            let key = InviteValidator.consumedKey(creator: inviter.publicKey, invite: invite)
             do {
                 guard try consumedTags.consume(key) else { return reply(.singleUseConsumed, tag: tag, to: joiner) }
             } catch {

@@ -13,7 +13,7 @@ extension InviteKitNode {
 
     /// The group's current engine state, hosted or joined.
     func currentGroup(_ groupID: String) throws -> MarmotMLSGroup {
-        guard let group = hostedGroup(groupID)?.group ?? memberGroup(groupID) else { throw StoreError(.notFound, "no group \(groupID)") }
+        guard let group = hostedGroup(groupID)?.group ?? memberGroup(groupID) else { throw InviteKitError(.groupNotFound) }
         return group
     }
 
@@ -21,7 +21,7 @@ extension InviteKitNode {
     /// its admin, without an invite: the way Marmot clients add a user they know by npub. The
     /// Welcome is gift-wrapped to the author once a relay acknowledged the Commit (MIP-02).
     /// Returns the Commit's event id.
-    public func addMember(keyPackage event: NostrEvent, groupID: String) throws -> String {
+    func addMember(keyPackage event: NostrEvent, groupID: String) throws -> String {
         let row = try groupRow(groupID)
         if try currentGroup(row.id).state.memberIdentities.contains(try event.authorKey().rawRepresentation) {
             throw InviteKitError(.notPermitted, underlyingCode: "already_a_member")
@@ -30,10 +30,26 @@ extension InviteKitNode {
         return try submit(.join(processor.add(event, to: row.id)), relays: row.relays)
     }
 
+    /// Adds `member` to a group this node hosts as its admin: fetches their KeyPackage events
+    /// (kind 30443, MIP-00) from the group's relays, commits the one PROTOCOL §4.4 selects,
+    /// and sends the Welcome once a relay acknowledged the Commit (MIP-02; ``run()`` publishes).
+    /// Returns the Commit's event id; ``NodeEvent/commitConfirmed(groupID:commitEventID:epoch:)``
+    /// follows.
+    public func addMember(_ member: Secp256k1.XOnlyPublicKey, to groupID: String) async throws(InviteKitError) -> String {
+        let id = try await InviteKitError.mapping {
+            let row = try groupRow(groupID)
+            let pool = RelayPool(row.relays.map { configuration.connector($0) })
+            defer { Task { await pool.close() } }
+            return try await addMember(member, groupID: row.id, pool: pool, timeout: configuration.relayTimeout)
+        }
+        wake()
+        return id
+    }
+
     /// Fetches `member`'s KeyPackage events from `pool` and adds the one
     /// `KeyPackageValidator.select` chooses (PROTOCOL §4.4). Returns the Commit's event id.
-    public func addMember(_ member: Secp256k1.XOnlyPublicKey, groupID: String, pool: RelayPool,
-                          timeout: Duration = .seconds(10)) async throws -> String {
+    func addMember(_ member: Secp256k1.XOnlyPublicKey, groupID: String, pool: RelayPool,
+                   timeout: Duration = .seconds(10)) async throws -> String {
         let (events, _) = await KeyPackageFetch.fetch(from: pool, author: member, timeout: timeout)
         guard let chosen = KeyPackageValidator.select(events, now: currentTime()).chosen else {
             throw InviteKitError(.keyPackageUnavailable, underlyingCode: events.isEmpty ? "none_published" : "none_valid")
@@ -44,11 +60,17 @@ extension InviteKitNode {
     /// Removes `member` (32-byte x-only key) with a Commit; admins only (MIP-03, decided by the
     /// group engine). A removed admin also leaves `admin_pubkeys` (MIP-01). Applied after a
     /// relay's `OK`. Returns the Commit's event id.
-    public func removeMember(_ member: [UInt8], groupID: String) throws -> String {
+    public func removeMember(_ member: [UInt8], groupID: String) throws(InviteKitError) -> String {
+        let id = try InviteKitError.mapping { try commitRemoval(member, groupID: groupID) }
+        wake()
+        return id
+    }
+
+    private func commitRemoval(_ member: [UInt8], groupID: String) throws -> String {
         let row = try groupRow(groupID)
         let group = try currentGroup(row.id)
         guard member != publicKey.rawRepresentation else { throw InviteKitError(.notPermitted, underlyingCode: "remove_self_use_leave") }
-        guard group.state.memberIdentities.contains(member) else { throw InviteKitError(.notPermitted, underlyingCode: "not_a_member") }
+        guard group.state.memberIdentities.contains(member) else { throw InviteKitError(.notAMember, underlyingCode: "not_a_member") }
         try requireNoCommitInFlight(row.id)
         var data: MarmotGroupData?
         if group.groupData.isAdmin(member) {
@@ -62,15 +84,20 @@ extension InviteKitNode {
 
     /// Rotates this member's leaf keys with a pure self-update Commit (any member, RFC 9420
     /// §12.4), applied after a relay's `OK`. Returns the Commit's event id.
-    public func selfUpdate(groupID: String) throws -> String {
-        let row = try groupRow(groupID)
-        try requireNoCommitInFlight(row.id)
-        let commit = try currentGroup(row.id).selfUpdate(now: currentTime(), rng: randomSource)
-        return try submit(.change(groupID: row.id, commit: commit), relays: row.relays)
+    public func selfUpdate(groupID: String) throws(InviteKitError) -> String {
+        let id = try InviteKitError.mapping {
+            let row = try groupRow(groupID)
+            if row.removedAt != nil { throw InviteKitError(.notAMember, underlyingCode: "removed") }
+            try requireNoCommitInFlight(row.id)
+            let commit = try currentGroup(row.id).selfUpdate(now: currentTime(), rng: randomSource)
+            return try submit(.change(groupID: row.id, commit: commit), relays: row.relays)
+        }
+        wake()
+        return id
     }
 
     func requireNoCommitInFlight(_ groupID: String) throws {
-        if busyGroups.contains(groupID) { throw InviteKitError(.outOfSync, underlyingCode: "commit_pending") }
+        if busyGroups.contains(groupID) { throw InviteKitError(.commitPending, underlyingCode: "commit_pending") }
     }
 
     func submit(_ pending: NodePendingCommit, relays: [String]) throws -> String {
@@ -122,7 +149,7 @@ extension InviteKitNode {
                 next = .join(again)
                 try queue(.join(again), requestID: waiting.requestID, relays: hostedGroup(groupID)?.relays ?? [relay], in: tx, now: now)
             }
-            return ([.commitRolledBack(groupID: groupID, commitEventID: eventID)], next)
+            return ([.commitRolledBack(groupID: groupID, commitEventID: eventID, lostAdds: pending.addedMembers)], next)
         }
         try tx.pendingCommits.resolve(commitEventID: eventID, as: .confirmed, now: now)
         let group = try currentGroup(groupID)
@@ -134,6 +161,7 @@ extension InviteKitNode {
         let after = Set(group.state.memberIdentities)
         let added = after.subtracting(before).sorted { $0.lexicographicallyPrecedes($1) }
         let removed = before.subtracting(after).sorted { $0.lexicographicallyPrecedes($1) }
-        return (added.map { .memberAdded(groupID: groupID, member: $0) } + removed.map { .memberRemoved(groupID: groupID, member: $0) }, nil)
+        let changes: [NodeEvent] = added.map { .memberAdded(groupID: groupID, member: $0) } + removed.map { .memberRemoved(groupID: groupID, member: $0) }
+        return ([.commitConfirmed(groupID: groupID, commitEventID: eventID, epoch: group.epoch)] + changes, nil)
     }
 }

@@ -11,26 +11,20 @@ public struct NodeGroupMember: Sendable, Hashable {
 }
 
 extension InviteKitNode {
-    /// Every group this node hosts or joined, from the store (works while `serve` runs elsewhere).
-    public func groupRows() throws -> [StoredGroup] { try store.read { tx in try tx.groups.all() } }
-
-    /// A group's row by conversation id, Nostr group id, or a unique prefix of either.
-    public func groupRow(_ anyID: String) throws -> StoredGroup {
-        guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw StoreError(.notFound, "no group \(anyID)") }
+    /// A group's row by conversation id or Nostr group id.
+    func groupRow(_ anyID: String) throws -> StoredGroup {
+        guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw InviteKitError(.groupNotFound) }
         return row
     }
 
     /// The members of a group with their admin flag (MIP-01 group data), and its epoch.
-    public func members(groupID: String) throws -> (members: [NodeGroupMember], epoch: UInt64) {
+    func members(groupID: String) throws -> (members: [NodeGroupMember], epoch: UInt64) {
         Self.members(of: try currentGroup(groupID))
     }
 
     static func members(of group: MarmotMLSGroup) -> (members: [NodeGroupMember], epoch: UInt64) {
         (group.state.memberIdentities.map { NodeGroupMember(publicKey: $0, isAdmin: group.groupData.isAdmin($0)) }, group.epoch)
     }
-
-    /// Nostr group ids (`h` tags) of every group this node can read, for the kind-445 subscription.
-    public func subscribedGroupTags() throws -> [String] { try groupRows().map(\.nostrGroupID) }
 
     /// One kind-445 event of a group (MIP-03), decided once: an event already in the history (our
     /// own message or commit echoed by a relay, or one seen before a restart) is skipped by id
@@ -39,7 +33,7 @@ extension InviteKitNode {
     /// members' leave requests are committed, in that same transaction (one Commit in flight per
     /// group: while one waits, neither is built). Returns the stored message, if any.
     @discardableResult
-    public func handleGroupEvent(_ event: NostrEvent) throws -> StoredMessage? {
+    func handleGroupEvent(_ event: NostrEvent) throws -> StoredMessage? {
         if try store.read({ tx in try tx.messages.contains(eventID: event.id) || tx.processedRequests.contains(wrapID: event.id) }) { return nil }
         guard let hTag = event.tags.first(where: { $0.count >= 2 && $0[0] == "h" })?[1],
               let row = try store.read({ tx in try tx.groups.all().first { $0.nostrGroupID == hTag } }) else { return nil }
@@ -48,6 +42,7 @@ extension InviteKitNode {
         var state: (SecureBytes, UInt64)?
         var hostedRow: StoredGroup?
         var commits: [NodePendingCommit] = []
+        var advanced: MarmotMLSGroup?
         if hostedGroup(row.id) != nil {
             let receipt = try receiveHosted(event, groupID: row.id)
             outcomes = receipt.outcomes
@@ -61,12 +56,14 @@ extension InviteKitNode {
             hostedRow = hostedGroup(row.id).map { storedRow(for: $0) }
         } else if var group = memberGroup(row.id) {
             outcomes = group.receive(event: event, now: now)
-            joinedGroup(group, groupID: row.id)
+            // Kept in memory only once the transaction below committed.
+            advanced = group
             state = (group.serialized(), group.epoch)
         } else {
             return nil
         }
         var stored: StoredMessage?
+        let removed = outcomes.contains { if case .removed = $0 { return true } else { return false } }
         // The engine's new state, the message and the processed mark commit together; synced
         // to disk before anything is next published (`Store.Durability.deferred`).
         try store.write(durability: commits.isEmpty ? .deferred : .immediate) { tx in
@@ -80,9 +77,12 @@ extension InviteKitNode {
             _ = try tx.processedRequests.record(ProcessedRequest(rumorID: event.id, wrapID: event.id, outcome: "group_event",
                                                                  groupID: row.id, processedAt: now))
             for c in commits { try queue(c, requestID: nil, relays: row.relays, in: tx, now: now) }
+            if removed { try tx.groups.markRemoved(id: row.id, now: now) }
+            if let m = stored { stored = try tx.messages.get(eventID: m.eventID) }
         }
+        if let advanced { joinedGroup(advanced, groupID: row.id) }
         for c in commits { pendingCommits[c.event.id] = c }
-        if let stored { emit(.message(stored)) }
+        if let stored { emit(.messageReceived(stored)) }
         for o in outcomes {
             switch o {
             case .commitApplied(_, let added, let removed):
@@ -90,6 +90,7 @@ extension InviteKitNode {
                 for r in removed { emit(.memberRemoved(groupID: row.id, member: Hex.decode(r) ?? [])) }
             case .removed:
                 emit(.memberRemoved(groupID: row.id, member: publicKey.rawRepresentation))
+                emit(.removedFromGroup(groupID: row.id))
             default:
                 break
             }
@@ -97,49 +98,63 @@ extension InviteKitNode {
         return stored
     }
 
-    /// Sends `text` to any group this node can write to (hosted or joined).
-    public func sendMessage(text: String, groupID: String) throws -> StoredMessage {
-        if hostedGroup(groupID) != nil { return try send(text: text, groupID: groupID) }
-        guard var group = memberGroup(groupID), let row = try store.read({ tx in try tx.groups.get(id: groupID) }) else {
-            throw StoreError(.notFound, "no group \(groupID)")
-        }
+    /// Sends `text` as a chat message (kind 9 inside a MIP-03 group event) to any group this
+    /// node is in, hosted or joined: encrypted, stored as `pending` and queued in one
+    /// transaction. ``run()`` publishes it; ``NodeEvent/messageDelivered(groupID:eventID:)``
+    /// follows a relay's `OK`. Returns the message's event id.
+    @discardableResult
+    public func send(_ text: String, to groupID: String) throws(InviteKitError) -> String {
+        let message = try InviteKitError.mapping { try sendMessage(text: text, groupID: groupID) }
+        wake()
+        return message.eventID
+    }
+
+    func sendMessage(text: String, groupID anyID: String) throws -> StoredMessage {
+        let row = try groupRow(anyID)
+        if row.removedAt != nil { throw InviteKitError(.notAMember, underlyingCode: "removed") }
+        var group = try currentGroup(row.id)
         let now = currentTime()
         let event = try group.message(EventTemplate(kind: 9, content: text, createdAt: now), now: now, rng: randomSource)
-        joinedGroup(group, groupID: groupID)
-        let message = StoredMessage(eventID: event.id, groupID: groupID, sender: publicKey.rawRepresentation, createdAt: now, kind: 9,
+        var message = StoredMessage(eventID: event.id, groupID: row.id, sender: publicKey.rawRepresentation, createdAt: now, kind: 9,
                                     content: text, outgoing: true, status: .pending)
         try store.write { tx in
-            try tx.groups.updateState(id: groupID, state: group.serialized(), epoch: group.epoch, now: now)
+            try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
             _ = try tx.messages.insert(message)
             try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "message",
                                     relays: row.relays, now: now)
+            message = try tx.messages.get(eventID: event.id) ?? message
         }
-        emit(.message(message))
+        // Only after the commit: a failed write leaves the group's ratchet where it was.
+        if hostedGroup(row.id) != nil { processor.update(row.id, group: group) } else { joinedGroup(group, groupID: row.id) }
+        emit(.messageQueued(message))
         return message
     }
 
-    /// Unused KeyPackages left; `serve` publishes more below ``keyPackageLowWater``.
-    public func unusedKeyPackages() throws -> Int { try store.read { tx in try tx.keyPackages.countUnused() } }
-
-    /// `serve` keeps at least this many unused KeyPackages published.
-    public static var keyPackageLowWater: Int { 3 }
+    /// Unused KeyPackages left; ``run()`` publishes more below the configured low water.
+    func unusedKeyPackages() throws -> Int { try store.read { tx in try tx.keyPackages.countUnused() } }
 }
 
 extension InviteKitNode {
     /// Queues this member's leave request (a SelfRemove proposal) for the group's relays; an
     /// admin commits it. Returns the event id.
-    public func leaveGroup(groupID: String) throws -> String {
+    public func leaveGroup(groupID: String) throws(InviteKitError) -> String {
+        let id = try InviteKitError.mapping { try queueLeave(groupID: groupID) }
+        wake()
+        return id
+    }
+
+    private func queueLeave(groupID: String) throws -> String {
         let row = try groupRow(groupID)
         guard var group = memberGroup(row.id) else {
-            throw StoreError(.invalidTransition, "this node hosts \(groupID) as its admin: an admin does not leave its own group")
+            throw InviteKitError(.notPermitted, underlyingCode: "admin_cannot_leave")
         }
         let event = try group.leaveEvent(now: currentTime(), rng: randomSource)
-        joinedGroup(group, groupID: row.id)
         let now = currentTime()
         try store.write { tx in
             try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
             try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "leave", relays: row.relays, now: now)
         }
+        joinedGroup(group, groupID: row.id)
         return event.id
     }
 
@@ -148,11 +163,13 @@ extension InviteKitNode {
 extension InviteKitNode {
     /// ``members(groupID:)`` read from the stored engine state without the home's lock, for
     /// `group members` while `serve` runs.
-    public static func storedMembers(home: StoreHome, group anyID: String) throws -> (members: [NodeGroupMember], epoch: UInt64) {
-        let store = try Store.open(path: home.databasePath)
-        guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw StoreError(.notFound, "no group \(anyID)") }
-        let group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
-        return members(of: group)
+    public static func storedMembers(home: StoreHome, group anyID: String) throws(InviteKitError) -> (members: [NodeGroupMember], epoch: UInt64) {
+        try InviteKitError.mapping {
+            let store = try Store.open(path: home.databasePath)
+            guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw InviteKitError(.groupNotFound) }
+            let group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
+            return members(of: group)
+        }
     }
 }
 
@@ -161,10 +178,10 @@ extension InviteKitNode {
     /// part and its kind-30443 event in `outbound` commit together, so none is published without
     /// its private part. Returns how many were made.
     @discardableResult
-    public func replenishKeyPackages() throws -> Int {
+    func replenishKeyPackages() throws -> Int {
         let relays = try defaultRelays()
         guard !relays.isEmpty else { return 0 }
-        let missing = Self.keyPackageLowWater - (try unusedKeyPackages())
+        let missing = configuration.keyPackageLowWater - (try unusedKeyPackages())
         guard missing > 0 else { return 0 }
         let now = currentTime()
         for _ in 0..<missing {

@@ -31,8 +31,8 @@ struct NodeInviteCommand: AsyncParsableCommand {
                     throw CLIFailure("a Whistle code cannot be single use or expire (it carries only relay, inviter and group; every join waits for approval): drop --single-use/--expires-in or use --format signed", exitCode: 64)
                 }
                 let stored: StoredInvite.Format = format == .whistle ? .whistle : .signed
-                let url = try await NodeInbox.perform(.invite(group: group, singleUse: singleUse, expiresIn: expiresIn, format: stored),
-                                                      home: options.resolved)
+                let url = try await NodeInbox.answer(.invite(group: group, singleUse: singleUse, expiresIn: expiresIn, format: stored),
+                                                     home: options.resolved)
                 NodeOutput.emit(options.json, ["url": url, "format": stored.rawValue, "single_use": singleUse ? "true" : "false"], text: url)
                 if qr { StdIO.write(Array(try QRCode(text: url).terminalString(invert: false).utf8)) }
             }
@@ -46,7 +46,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let tag = try await NodeInbox.perform(.revoke(group: group), home: options.resolved)
+                let tag = try await NodeInbox.answer(.revoke(group: group), home: options.resolved)
                 NodeOutput.emit(options.json, ["group": group, "tag": tag], text: "revoked; new tag \(tag)")
             }
         }
@@ -100,7 +100,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 let key = try NostrKeys.parsePublicKey(member)
-                let n = try await NodeInbox.perform(.decline(group: group, member: member), home: options.resolved)
+                let n = try await NodeInbox.answer(.decline(group: group, member: member), home: options.resolved)
                 let npub = NodeOutput.npub(key.rawRepresentation)
                 NodeOutput.emit(options.json, ["member": npub, "declined": n], text: "declined \(n) request(s) from \(npub)")
             }
