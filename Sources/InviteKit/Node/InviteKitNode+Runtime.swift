@@ -30,6 +30,7 @@ extension InviteKitNode {
                 try await refreshFeeds()
                 if configuration.keyPackageLowWater > 0 { try replenishKeyPackages() }
                 try await flushDue()
+                try retryDeferredWraps()
             } catch {
                 report(error, eventID: nil)
             }
@@ -37,10 +38,10 @@ extension InviteKitNode {
         }
         let state = runtime
         runtime = nil
-        await state?.giftWraps?.close()
-        await state?.groupEvents?.close()
-        for c in state?.connections.values.map({ $0 }) ?? [] { await c.close() }
         state?.waiter?.resume()
+        if let feed = state?.giftWraps { await feed.close() }
+        if let feed = state?.groupEvents { await feed.close() }
+        for c in state?.connections.values.map({ $0 }) ?? [] { await c.close() }
         if let failure = state?.failure { throw failure }
     }
 
@@ -112,26 +113,28 @@ extension InviteKitNode {
 
     private func refreshFeeds() async throws {
         let plan = try feedPlan()
-        if runtime?.giftWraps?.key != plan.giftRelays {
-            await runtime?.giftWraps?.close()
+        // Copied out before each await: `runtime` is written by other calls while this one waits.
+        if let old = runtime?.giftWraps, old.key != plan.giftRelays {
             runtime?.giftWraps = nil
-            if !plan.giftRelays.isEmpty {
-                runtime?.giftWraps = await openFeed(key: plan.giftRelays, relays: plan.giftRelays,
-                                                    filters: [GiftWrapCatchUp.filter(for: publicKey)]) { node, event in
-                    await node.receive(giftWrap: event)
-                }
+            await old.close()
+        }
+        if runtime?.giftWraps == nil, !plan.giftRelays.isEmpty {
+            let feed = await openFeed(key: plan.giftRelays, relays: plan.giftRelays, filters: [GiftWrapCatchUp.filter(for: publicKey)]) { node, event in
+                await node.receive(giftWrap: event)
             }
+            if runtime == nil { await feed.close() } else { runtime?.giftWraps = feed }
         }
         let groupKey = plan.groupRelays + ["#h"] + plan.tags
-        if runtime?.groupEvents?.key != groupKey {
-            await runtime?.groupEvents?.close()
+        if let old = runtime?.groupEvents, old.key != groupKey {
             runtime?.groupEvents = nil
-            if !plan.tags.isEmpty, !plan.groupRelays.isEmpty {
-                runtime?.groupEvents = await openFeed(key: groupKey, relays: plan.groupRelays,
-                                                      filters: [NostrFilter(kinds: [MarmotGroupEvent.kind]).tag("h", plan.tags)]) { node, event in
-                    await node.receive(groupEvent: event)
-                }
+            await old.close()
+        }
+        if runtime?.groupEvents == nil, !plan.tags.isEmpty, !plan.groupRelays.isEmpty {
+            let filter = NostrFilter(kinds: [MarmotGroupEvent.kind]).tag("h", plan.tags)
+            let feed = await openFeed(key: groupKey, relays: plan.groupRelays, filters: [filter]) { node, event in
+                await node.receive(groupEvent: event)
             }
+            if runtime == nil { await feed.close() } else { runtime?.groupEvents = feed }
         }
     }
 
@@ -166,6 +169,8 @@ extension InviteKitNode {
         do {
             switch try handleGiftWrap(giftWrap) {
             case nil, .ignored(.duplicate)?: break
+            case .ignored(.commitPending)?:
+                if (runtime?.deferredWraps.count ?? .max) < NodeRuntimeState.deferredLimit { runtime?.deferredWraps.append(giftWrap) }
             default: wake()
             }
         } catch {
@@ -180,6 +185,16 @@ extension InviteKitNode {
         } catch {
             report(error, eventID: groupEvent.id)
         }
+    }
+
+    /// Decides again the requests that waited for their group's Commit; keeps those still waiting.
+    private func retryDeferredWraps() throws {
+        guard let waiting = runtime?.deferredWraps, !waiting.isEmpty, pendingCommits.isEmpty || !busyGroups.isEmpty else { return }
+        var still: [NostrEvent] = []
+        for wrap in waiting {
+            if case .ignored(.commitPending)? = try handleGiftWrap(wrap) { still.append(wrap) } else { wake() }
+        }
+        runtime?.deferredWraps = still
     }
 
     // MARK: Outbound

@@ -1,3 +1,4 @@
+import InviteKitNostr
 import InviteKitRelay
 
 /// What ``InviteKitNode/run()`` holds while it runs: one connection per relay URL, the live
@@ -22,6 +23,11 @@ struct NodeRuntimeState {
     /// Set by a handler that queued work; consumed by the loop's next pause.
     var wakePending = false
     var waiter: CheckedContinuation<Void, Never>?
+    /// Join requests left undecided while their group had a Commit in flight (PROTOCOL §8.3
+    /// rule 12a): the live subscription does not deliver them again, so the loop retries them
+    /// (at most ``deferredLimit``; a restart re-reads them from the relays anyway).
+    var deferredWraps: [NostrEvent] = []
+    static let deferredLimit = 1024
     /// A failure that ends the run (the store cannot be written).
     var failure: InviteKitError?
 }
