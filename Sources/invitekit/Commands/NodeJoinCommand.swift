@@ -44,7 +44,8 @@ struct NodeJoinCommand: AsyncParsableCommand {
             }
             guard case .done(let id) = handled else { throw CLIFailure("not sent: serve did not take the join within \(Int(timeout)) s", exitCode: 4) }
             if noWait {
-                if let j = try NodeOutput.readStore(home, read(id)) { report("requested", join: j) }
+                // The answer may have come while the request was being published.
+                if let j = try NodeOutput.readStore(home, read(id)) { report(j.state == .joined ? "joined" : "requested", join: j) }
                 return
             }
             if last == nil { last = try await NodeOutput.wait(home, deadline: deadline, read: read(id), until: answered) }

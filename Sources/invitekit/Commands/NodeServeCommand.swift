@@ -20,7 +20,7 @@ struct NodeServeCommand: AsyncParsableCommand {
             guard interval.isFinite, interval > 0, interval <= 3600 else { throw CLIFailure("--interval must be between 0 and 3600 seconds", exitCode: 64) }
             let stopAt = try duration.map { try NodeOutput.deadline(after: $0) }
             let resolved = StoreHome.resolve(home)
-            let node = try InviteKitNode(home: resolved, configuration: .init(idleInterval: .milliseconds(Int64(interval * 1000))))
+            let node = try await NodeServeCommand.open(resolved, configuration: .init(idleInterval: .milliseconds(Int64(interval * 1000))))
             let relays = try await node.defaultRelays()
             guard !relays.isEmpty else { throw CLIFailure("no default relays (run `invitekit init --relay URL`)") }
             let events = node.events()
@@ -61,6 +61,19 @@ struct NodeServeCommand: AsyncParsableCommand {
             stop.timer?.cancel()
             if case .failure(let error) = outcome { throw error }
             line(["event": "stopped"], text: "stopped")
+        }
+    }
+
+    /// Opens the home's node. Another command holding the home is waited for (up to 30 s); a
+    /// second serve is refused.
+    static func open(_ home: StoreHome, configuration: InviteKitNode.Configuration) async throws -> InviteKitNode {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            do {
+                return try InviteKitNode(home: home, configuration: configuration)
+            } catch let e as InviteKitError where e.code == .storeLocked && !NodeInbox.serveIsRunning(home) && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
         }
     }
 
