@@ -69,9 +69,12 @@ struct NodeServeCommand: AsyncParsableCommand {
     static func open(_ home: StoreHome, configuration: InviteKitNode.Configuration) async throws -> InviteKitNode {
         let deadline = ContinuousClock.now + .seconds(30)
         while true {
-            do {
-                return try InviteKitNode(home: home, configuration: configuration)
-            } catch let e as InviteKitError where e.code == .storeLocked && !NodeInbox.serveIsRunning(home) && ContinuousClock.now < deadline {
+            let opened: Result<InviteKitNode, InviteKitError>
+            do throws(InviteKitError) { opened = .success(try InviteKitNode(home: home, configuration: configuration)) } catch { opened = .failure(error) }
+            switch opened {
+            case .success(let node): return node
+            case .failure(let e):
+                guard e.code == .storeLocked, !NodeInbox.serveIsRunning(home), ContinuousClock.now < deadline else { throw e }
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
