@@ -99,7 +99,7 @@ final class NodeWhistleTests: XCTestCase {
         let (members, epoch) = try await ada.members(groupID: id)
         XCTAssertEqual(Set(members.map(\.publicKey)), [ada.publicKey.rawRepresentation, dee.publicKey.rawRepresentation])
         XCTAssertEqual(epoch, 1)
-        let deeEpoch = await dee.memberGroup(id)?.epoch
+        let deeEpoch = try await dee.group(id).epoch
         XCTAssertEqual(deeEpoch, 1)
 
         // A second approval of a member is refused; fay is declined and cannot be approved after.

@@ -42,7 +42,7 @@ extension InviteKitNode {
 
     private func approve(member: Secp256k1.XOnlyPublicKey, groupID: String) throws -> String {
         let row = try groupRow(groupID)
-        guard hostedGroup(row.id) != nil else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
+        guard let hosted = hostedGroup(row.id) else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
         let waiting = try store.read { tx in try tx.pendingApprovals.waiting(groupID: row.id, joiner: member.rawRepresentation) }
         guard let latest = waiting.last else { throw InviteKitError(.notPermitted, underlyingCode: "no_pending_approval") }
         if try currentGroup(row.id).state.memberIdentities.contains(member.rawRepresentation) {
@@ -57,7 +57,7 @@ extension InviteKitNode {
         let pending: PendingJoin
         do {
             pending = try processor.approve(PendingApproval(conversationID: row.id, request: request,
-                                                            approvalURL: ApprovalURL(pubkey: member, groupId: row.nostrGroupID).url))
+                                                            approvalURL: ApprovalURL(pubkey: member, groupId: row.nostrGroupID).url), in: hosted)
         } catch {
             throw InviteKitError.from(error)
         }

@@ -13,7 +13,7 @@ extension InviteKitNode {
 
     /// The group's current engine state, hosted or joined.
     func currentGroup(_ groupID: String) throws -> MarmotMLSGroup {
-        guard let group = hostedGroup(groupID)?.group ?? memberGroup(groupID) else { throw InviteKitError(.groupNotFound) }
+        guard let group = registry[groupID]?.group else { throw InviteKitError(.groupNotFound) }
         return group
     }
 
@@ -27,7 +27,8 @@ extension InviteKitNode {
             throw InviteKitError(.notPermitted, underlyingCode: "already_a_member")
         }
         try requireNoCommitInFlight(row.id)
-        return try submit(.join(processor.add(event, to: row.id)), relays: row.relays)
+        guard let hosted = hostedGroup(row.id) else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
+        return try submit(.join(processor.add(event, to: hosted)), relays: row.relays)
     }
 
     /// Adds `member` to a group this node hosts as its admin: fetches their KeyPackage events
@@ -118,50 +119,43 @@ extension InviteKitNode {
     /// Applies an own Commit a relay acknowledged, inside the transaction recording the `OK`:
     /// the group's new state, the Welcomes gated on the Commit, the row's resolution. A Commit
     /// overtaken by another one for its epoch is rolled back instead, and a join's adds are
-    /// built again on the new epoch (returned as `next`, already queued in `tx`).
+    /// built again on the new epoch (returned as `next`, already queued in `tx`). The new group
+    /// state is returned, not applied: the caller applies it once `tx` committed.
     func confirm(_ pending: NodePendingCommit, acknowledgedBy relay: String, waiting: PendingCommitRecord,
-                 in tx: StoreTransaction, now: Int64) throws -> (events: [NodeEvent], next: NodePendingCommit?) {
+                 in tx: StoreTransaction, now: Int64) throws -> (events: [NodeEvent], next: NodePendingCommit?, group: MarmotMLSGroup?) {
         let groupID = pending.groupID
         let eventID = pending.event.id
-        let before = Set(try currentGroup(groupID).state.memberIdentities)
+        var group = try currentGroup(groupID)
+        let before = Set(group.state.memberIdentities)
+        let hostedBefore = hostedGroup(groupID)
         do {
             switch pending {
             case .join(let join):
-                let welcomes = try processor.confirmPublished(join, acknowledgedBy: [relay])
-                let relays = hostedGroup(groupID)?.relays ?? [relay]
+                guard var hosted = hostedBefore else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
+                let welcomes = try processor.confirmPublished(join, in: &hosted, acknowledgedBy: [relay])
                 for w in welcomes {
-                    try tx.outbound.enqueue(eventID: w.id, eventJSON: w.jsonString, kind: w.kind, purpose: "welcome", relays: relays,
+                    try tx.outbound.enqueue(eventID: w.id, eventJSON: w.jsonString, kind: w.kind, purpose: "welcome", relays: hosted.relays,
                                             gateEventID: eventID, now: now)
                 }
+                group = hosted.group
             case .change(_, let commit):
-                if hostedGroup(groupID) != nil {
-                    try processor.confirmPublished(change: PendingGroupChange(conversationID: groupID, commit: commit), acknowledgedBy: [relay])
-                } else {
-                    var group = try currentGroup(groupID)
-                    _ = try group.confirmPublished(commit, acknowledgedBy: [relay], now: now)
-                    joinedGroup(group, groupID: groupID)
-                }
+                _ = try group.confirmPublished(commit, acknowledgedBy: [relay], now: now)
             }
         } catch let e as MLSError where e.code == .staleCommit {
             try tx.pendingCommits.resolve(commitEventID: eventID, as: .rolledBack, now: now)
             var next: NodePendingCommit?
-            if case .join(let join) = pending, let again = try processor.readd(join) {
+            if case .join(let join) = pending, let hosted = hostedBefore, let again = try processor.readd(join, in: hosted) {
                 next = .join(again)
-                try queue(.join(again), requestID: waiting.requestID, relays: hostedGroup(groupID)?.relays ?? [relay], in: tx, now: now)
+                try queue(.join(again), requestID: waiting.requestID, relays: hosted.relays, in: tx, now: now)
             }
-            return ([.commitRolledBack(groupID: groupID, commitEventID: eventID, lostAdds: pending.addedMembers)], next)
+            return ([.commitRolledBack(groupID: groupID, commitEventID: eventID, lostAdds: pending.addedMembers)], next, nil)
         }
         try tx.pendingCommits.resolve(commitEventID: eventID, as: .confirmed, now: now)
-        let group = try currentGroup(groupID)
-        if let hosted = hostedGroup(groupID) {
-            try tx.groups.save(storedRow(for: hosted))
-        } else {
-            try tx.groups.updateState(id: groupID, state: group.serialized(), epoch: group.epoch, now: now)
-        }
+        try tx.groups.updateState(id: groupID, state: group.serialized(), epoch: group.epoch, now: now)
         let after = Set(group.state.memberIdentities)
         let added = after.subtracting(before).sorted { $0.lexicographicallyPrecedes($1) }
         let removed = before.subtracting(after).sorted { $0.lexicographicallyPrecedes($1) }
         let changes: [NodeEvent] = added.map { .memberAdded(groupID: groupID, member: $0) } + removed.map { .memberRemoved(groupID: groupID, member: $0) }
-        return ([.commitConfirmed(groupID: groupID, commitEventID: eventID, epoch: group.epoch)] + changes, nil)
+        return ([.commitConfirmed(groupID: groupID, commitEventID: eventID, epoch: group.epoch)] + changes, nil, group)
     }
 }

@@ -39,36 +39,33 @@ extension InviteKitNode {
               let row = try store.read({ tx in try tx.groups.all().first { $0.nostrGroupID == hTag } }) else { return nil }
         let now = currentTime()
         let outcomes: [MarmotOutcome]
-        var state: (SecureBytes, UInt64)?
-        var hostedRow: StoredGroup?
         var commits: [NodePendingCommit] = []
-        var advanced: MarmotMLSGroup?
-        if hostedGroup(row.id) != nil {
-            let receipt = try receiveHosted(event, groupID: row.id)
+        // Kept in memory only once the transaction below committed.
+        let advanced: MarmotMLSGroup
+        if var hosted = hostedGroup(row.id) {
+            let receipt = try processor.receive(event, in: &hosted)
             outcomes = receipt.outcomes
-            if !busyGroups.contains(row.id), let hosted = hostedGroup(row.id) {
+            if !busyGroups.contains(row.id) {
                 if let readd = receipt.readds.first {
                     commits.append(.join(readd))
                 } else if outcomes.contains(where: { if case .leaveRequest = $0 { return true } else { return false } }), hosted.group.isAdmin {
                     commits.append(.change(groupID: row.id, commit: try hosted.group.commit(includeSelfRemoves: true, now: now, rng: randomSource)))
                 }
             }
-            hostedRow = hostedGroup(row.id).map { storedRow(for: $0) }
-        } else if var group = memberGroup(row.id) {
+            advanced = hosted.group
+        } else if var group = registry[row.id]?.group {
             outcomes = group.receive(event: event, now: now)
-            // Kept in memory only once the transaction below committed.
             advanced = group
-            state = (group.serialized(), group.epoch)
         } else {
             return nil
         }
+        let state = (advanced.serialized(), advanced.epoch)
         var stored: StoredMessage?
         let removed = outcomes.contains { if case .removed = $0 { return true } else { return false } }
         // The engine's new state, the message and the processed mark commit together; synced
         // to disk before anything is next published (`Store.Durability.deferred`).
         try store.write(durability: commits.isEmpty ? .deferred : .immediate) { tx in
-            if let hostedRow { try tx.groups.save(hostedRow) }
-            if let (bytes, epoch) = state { try tx.groups.updateState(id: row.id, state: bytes, epoch: epoch, now: now) }
+            try tx.groups.updateState(id: row.id, state: state.0, epoch: state.1, now: now)
             for case .message(let inner, _) in outcomes {
                 let m = StoredMessage(eventID: event.id, groupID: row.id, sender: Hex.decode(inner.pubkey) ?? [], createdAt: inner.createdAt,
                                       kind: inner.kind, content: inner.content, outgoing: false, status: .received)
@@ -80,7 +77,7 @@ extension InviteKitNode {
             if removed { try tx.groups.markRemoved(id: row.id, now: now) }
             if let m = stored { stored = try tx.messages.get(eventID: m.eventID) }
         }
-        if let advanced { joinedGroup(advanced, groupID: row.id) }
+        setGroup(advanced, groupID: row.id)
         for c in commits { pendingCommits[c.event.id] = c }
         if let stored { emit(.messageReceived(stored)) }
         for o in outcomes {
@@ -125,7 +122,7 @@ extension InviteKitNode {
             message = try tx.messages.get(eventID: event.id) ?? message
         }
         // Only after the commit: a failed write leaves the group's ratchet where it was.
-        if hostedGroup(row.id) != nil { processor.update(row.id, group: group) } else { joinedGroup(group, groupID: row.id) }
+        setGroup(group, groupID: row.id)
         emit(.messageQueued(message))
         return message
     }
@@ -145,7 +142,7 @@ extension InviteKitNode {
 
     private func queueLeave(groupID: String) throws -> String {
         let row = try groupRow(groupID)
-        guard var group = memberGroup(row.id) else {
+        guard hostedGroup(row.id) == nil, var group = registry[row.id]?.group else {
             throw InviteKitError(.notPermitted, underlyingCode: "admin_cannot_leave")
         }
         let event = try group.leaveEvent(now: currentTime(), rng: randomSource)
@@ -154,7 +151,7 @@ extension InviteKitNode {
             try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
             try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "leave", relays: row.relays, now: now)
         }
-        joinedGroup(group, groupID: row.id)
+        setGroup(group, groupID: row.id)
         return event.id
     }
 

@@ -63,7 +63,7 @@ extension InviteKitNode {
                 _ = try tx.processedRequests.record(ProcessedRequest(rumorID: gift.rumor.id, wrapID: wrap.id, outcome: "welcome",
                                                                      groupID: groupID, processedAt: now))
             }
-            joinedGroup(group, groupID: groupID)
+            setGroup(group, groupID: groupID, relays: join.relays, name: group.groupData.name)
             emit(.joined(joinID: join.id, groupID: groupID, epoch: group.epoch))
             return true
         case .joinRequest, .other:

@@ -35,8 +35,9 @@ public actor InviteKitNode {
     /// Own Commits waiting for a relay's `OK`, by Commit event id (mirrors the waiting
     /// `pending_commits` rows).
     var pendingCommits: [String: NodePendingCommit] = [:]
-    /// Groups this node joined as a member.
-    private var memberGroups: [String: MarmotMLSGroup] = [:]
+    /// Every group this node hosts or joined, by private group id: the one registry. An entry
+    /// changes only after the transaction that stored its new state committed.
+    private(set) var registry: [String: NodeGroupEntry] = [:]
     /// The runtime's state while ``run()`` runs (`nil` otherwise).
     var runtime: NodeRuntimeState?
 
@@ -51,13 +52,17 @@ public actor InviteKitNode {
     public nonisolated func events(bufferingNewest limit: Int = 4096) -> AsyncStream<NodeEvent> {
         hub.subscribe(bufferingNewest: limit)
     }
-    func joinedGroup(_ group: MarmotMLSGroup, groupID: String) { memberGroups[groupID] = group }
-    /// A group joined as a member (also before a restart).
-    public func memberGroup(_ groupID: String) -> MarmotMLSGroup? { memberGroups[groupID] }
-    /// A hosted group's kind-445 event through the processor (it re-adds joiners a commit race lost).
-    func receiveHosted(_ event: NostrEvent, groupID: String) throws -> JoinRequestProcessor.GroupReceipt {
-        try processor.receive(event, conversationID: groupID)
+    /// Records a group's new engine state (after its transaction committed); a new id is a group
+    /// this node just joined.
+    func setGroup(_ group: MarmotMLSGroup, groupID: String, relays: [String] = [], name: String? = nil) {
+        if registry[groupID] == nil {
+            registry[groupID] = NodeGroupEntry(group: group, inviteTag: nil, relays: relays, name: name)
+        } else {
+            registry[groupID]?.group = group
+        }
     }
+    /// The groups this node hosts, as the join decisions see them.
+    var hostedGroups: [HostedGroup] { registry.values.compactMap(\.hosted) }
     func storedRow(for group: HostedGroup) -> StoredGroup { row(for: group) }
 
     /// Creates the identity of a new home: the key file (0600, written first), then the identity
@@ -120,11 +125,7 @@ public actor InviteKitNode {
         self.processor = JoinRequestProcessor(inviter: key, consumedTags: tags, clock: clock, rng: rng)
         for row in try store.read({ tx in try tx.groups.all() }) {
             let group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
-            if let tag = row.currentTag, group.isAdmin {
-                processor.host(HostedGroup(group: group, currentTag: tag, relays: row.relays, name: row.name))
-            } else {
-                memberGroups[row.id] = group
-            }
+            registry[row.id] = NodeGroupEntry(group: group, inviteTag: group.isAdmin ? row.currentTag : nil, relays: row.relays, name: row.name)
         }
         // A Commit stored by a relay just before a crash is confirmed by the OK that a re-send
         // gets after the restart, so the engine's pending commit comes back from its row.
@@ -163,12 +164,12 @@ public actor InviteKitNode {
     func createHostedGroup(name: String?, relays: [String]? = nil) throws -> HostedGroup {
         let group = try HostedGroup.create(creator: key, name: name, relays: try relays ?? defaultRelays(), now: clock(), rng: rng)
         try store.write { tx in try tx.groups.save(row(for: group)) }
-        processor.host(group)
+        registry[group.conversationID] = NodeGroupEntry(group)
         return group
     }
 
     /// A hosted group (created in this run or before a restart).
-    func hostedGroup(_ id: String) -> HostedGroup? { processor.group(id) }
+    func hostedGroup(_ id: String) -> HostedGroup? { registry[id]?.hosted }
 
     /// Rotates a group's invite tag (PROTOCOL §3.7): every earlier invite is refused from now on.
     /// Returns the new tag.
@@ -176,11 +177,11 @@ public actor InviteKitNode {
     public func revokeInvites(groupID: String) throws(InviteKitError) -> String {
         try InviteKitError.mapping {
             let id = try groupRow(groupID).id
-            guard let old = processor.group(id)?.currentTag else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
+            guard hostedGroup(id) != nil else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
             let tag = InviteTag.generate(using: rng)
             try store.write { tx in try tx.groups.setTag(id: id, tag: tag, now: clock()) }
             // Only after the row changed: a failed write leaves the old tag in force everywhere.
-            _ = processor.setTag(id, tag: tag, replacing: old)
+            registry[id]?.inviteTag = tag
             return tag
         }
     }
@@ -216,9 +217,10 @@ public actor InviteKitNode {
         let now = clock()
         let replyRelays = try defaultRelays()
         let busy = busyGroups
+        let hosted = hostedGroups
         let decision: JoinDecision = try store.write { tx in
             if try tx.processedRequests.contains(rumorID: gift.rumor.id) { return .ignored(.duplicate) }
-            let decision = consumedTags.bound(to: tx, requestID: gift.rumor.id) { processor.process(gift, busy: busy) }
+            let decision = consumedTags.bound(to: tx, requestID: gift.rumor.id) { processor.process(gift, hosted: hosted, busy: busy) }
             // Not decided: the same wrap is decided on a later catch-up, after the group's Commit resolved.
             if case .ignored(.commitPending) = decision { return decision }
             var groupID: String?
@@ -228,7 +230,7 @@ public actor InviteKitNode {
                                         relays: replyRelays, now: now)
             case .accepted(let pending):
                 groupID = pending.conversationID
-                try queue(.join(pending), requestID: gift.rumor.id, relays: processor.group(pending.conversationID)?.relays ?? replyRelays,
+                try queue(.join(pending), requestID: gift.rumor.id, relays: hostedGroup(pending.conversationID)?.relays ?? replyRelays,
                           in: tx, now: now)
             case .needsApproval(let approval):
                 groupID = approval.conversationID
@@ -327,6 +329,7 @@ public actor InviteKitNode {
         var emitted: [NodeEvent] = []
         var next: NodePendingCommit?
         var resolved = false
+        var applied: (String, MarmotMLSGroup)?
         try store.write { tx in
             let before = try tx.messages.get(eventID: eventID)
             let delivery = try tx.outbound.apply(.ok(accepted: accepted, message: message, now: now), eventID: eventID, relay: relay, machine: machine)
@@ -336,7 +339,8 @@ public actor InviteKitNode {
             if let change = try Self.messageTransition(from: before, in: tx) { emitted.append(change) }
             guard let waiting = try tx.pendingCommits.get(commitEventID: eventID), waiting.status == .waiting else { return }
             if delivery.status == .acked, let pending = pendingCommits[eventID] {
-                (emitted, next) = try confirm(pending, acknowledgedBy: relay, waiting: waiting, in: tx, now: now)
+                let confirmed = try confirm(pending, acknowledgedBy: relay, waiting: waiting, in: tx, now: now)
+                (emitted, next, applied) = (emitted + confirmed.events, confirmed.next, confirmed.group.map { (pending.groupID, $0) })
                 resolved = true
             } else if OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: eventID)) == .failed {
                 try tx.pendingCommits.resolve(commitEventID: eventID, as: .rolledBack, now: now)
@@ -356,6 +360,7 @@ public actor InviteKitNode {
                 resolved = true
             }
         }
+        if let (groupID, group) = applied { setGroup(group, groupID: groupID) }
         if resolved { pendingCommits[eventID] = nil }
         if let next { pendingCommits[next.event.id] = next }
         for e in emitted { emit(e) }

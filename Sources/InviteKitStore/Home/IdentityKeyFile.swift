@@ -38,7 +38,7 @@ public enum IdentityKeyFile {
     /// Reads the key into ``SecureBytes``. Refuses a file others can read or one of the wrong size.
     public static func read(from path: String) throws -> SecureBytes {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError(.identityUnavailable, "no identity key in this home (run `invitekit init`)") }
+        guard fd >= 0 else { throw StoreError(.identityUnavailable, "no identity key in this home") }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw StoreError(.identityUnavailable, "cannot stat the key file") }

@@ -1,0 +1,24 @@
+import InviteKitMLS
+
+/// One group in the node's registry (``InviteKitNode``'s only one): the engine state and what
+/// the node keeps beside it. A group this node hosts has an invite tag; a joined one has none.
+struct NodeGroupEntry: Sendable {
+    var group: MarmotMLSGroup
+    /// The tag every valid invite must carry (hosted groups only, PROTOCOL §3.7).
+    var inviteTag: String?
+    var relays: [String]
+    var name: String?
+
+    init(group: MarmotMLSGroup, inviteTag: String?, relays: [String], name: String?) {
+        self.group = group; self.inviteTag = inviteTag; self.relays = relays; self.name = name
+    }
+
+    init(_ hosted: HostedGroup) {
+        self.init(group: hosted.group, inviteTag: hosted.currentTag, relays: hosted.relays, name: hosted.name)
+    }
+
+    /// The group as the join decisions see it; `nil` for a group this node only joined.
+    var hosted: HostedGroup? {
+        inviteTag.map { HostedGroup(group: group, currentTag: $0, relays: relays, name: name) }
+    }
+}
