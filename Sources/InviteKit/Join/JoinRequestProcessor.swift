@@ -149,7 +149,7 @@ public struct JoinRequestProcessor: Sendable {
     /// `member` into the Marmot group data's `admin_pubkeys` (MIP-01; RFC 9420 §12.1.7). Only an
     /// admin can promote (`not_permitted`/`not_admin`), and only a member who is not an admin yet
     /// (`not_permitted`/`not_a_member`, `already_admin`). Publish `change.event`, then
-    /// ``confirmPublished(change:acknowledgedBy:)`` applies it.
+    /// ``confirmPublished(change:in:acknowledgedBy:)`` applies it.
     public func promote(_ member: Secp256k1.XOnlyPublicKey, in hosted: HostedGroup) throws -> PendingGroupChange {
         guard hosted.group.isAdmin else { throw InviteKitError(.notPermitted, underlyingCode: "not_admin") }
         let id = member.rawRepresentation

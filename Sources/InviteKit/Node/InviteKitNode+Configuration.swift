@@ -2,7 +2,7 @@ import InviteKitRelay
 import InviteKitStore
 
 extension InviteKitNode {
-    /// Opens a connection to a relay URL. The default makes a ``WebSocketRelayClient`` (NIP-01,
+    /// Opens a connection to a relay URL. The default makes a `WebSocketRelayClient` (NIP-01,
     /// reconnects with backoff, NIP-42 when `authSigner` is set); tests pass an in-memory relay.
     public typealias RelayConnector = @Sendable (String) -> any NostrRelayConnection
 

@@ -158,7 +158,7 @@ extension InviteKitNode {
 }
 
 extension InviteKitNode {
-    /// ``members(groupID:)`` read from the stored engine state without the home's lock, for
+    /// ``members(of:)`` read from the stored engine state without the home's lock, for
     /// `group members` while `serve` runs.
     public static func storedMembers(home: StoreHome, group anyID: String) throws(InviteKitError) -> (members: [NodeGroupMember], epoch: UInt64) {
         try InviteKitError.mapping {

@@ -6,7 +6,7 @@ import InviteKitStore
 /// The runtime: what keeps a node in step with its relays while ``run()`` runs.
 extension InviteKitNode {
     /// Runs the node until the calling task is cancelled: the relay connections (reconnects,
-    /// backoff and NIP-42 as ``WebSocketRelayClient`` does them), a live subscription for this
+    /// backoff and NIP-42 as `WebSocketRelayClient` does them), a live subscription for this
     /// node's gift wraps (NIP-59; the first answer is the catch-up) and one for the kind-445
     /// events of every group it is in (MIP-03 `#h`, renewed as groups are created, joined, left
     /// or removed), the outbound queue with its retries (PROTOCOL §11.4), Commit → `OK` →

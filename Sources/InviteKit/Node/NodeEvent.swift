@@ -6,7 +6,7 @@ public enum NodeEvent: Sendable {
     /// ``InviteKitNode/run()`` started: the relays it serves (default relays, plus every
     /// group's and pending join's relays).
     case running(relays: [String])
-    /// A pending join (its id, ``PendingJoinRecord/id``) ended with a processed Welcome.
+    /// A pending join (its id, `PendingJoinRecord.id`) ended with a processed Welcome.
     case joined(joinID: String?, groupID: String, epoch: UInt64)
     /// The inviter refused a pending join: the raw `invite_join_error` (PROTOCOL §8.2) and the
     /// taxonomy error an app shows for it.
