@@ -40,7 +40,7 @@ extension RatchetTree {
         var w = TLSWriter()
         w.writeUInt8(Node.NodeType.leaf.rawValue)
         w.writeUInt32(TreeMath.leafIndex(node: x))
-        if present, case .leaf(let l)? = self[node: x] { w.writeUInt8(1); l.encode(to: &w) } else { w.writeUInt8(0) }
+        if present, let l = self[node: x]?.leafNode { w.writeUInt8(1); l.encode(to: &w) } else { w.writeUInt8(0) }
         return SHA256.hash(w.bytes)
     }
 
@@ -90,7 +90,7 @@ extension RatchetTree {
     /// The `parent_hash` field of node `x`: a parent node's field, a `commit` leaf's field,
     /// otherwise `nil`.
     func parentHashField(_ x: UInt32) -> [UInt8]? {
-        switch self[node: x] {
+        switch self[node: x]?.kind {
         case .parent(let p)?: return p.parentHash
         case .leaf(let l)?: if case .commit(let ph) = l.source { return ph }; return nil
         case nil: return nil

@@ -56,7 +56,7 @@ extension RatchetTree {
     func validateLeaves(suite: CipherSuite, groupID: [UInt8]) throws {
         var encryptionKeys = Set<[UInt8]>(), signatureKeys = Set<[UInt8]>()
         for case let p? in storage {
-            guard case .parent(let parent) = p else { continue }
+            guard let parent = p.parentNode else { continue }
             guard encryptionKeys.insert(parent.encryptionKey).inserted else {
                 throw MLSError(.invalidTree, "encryption key used by two nodes")
             }

@@ -38,9 +38,9 @@ public struct RatchetTree: Hashable, Sendable {
             leafCount <<= 1
         }
         for (i, n) in given.enumerated() {
-            switch n {
-            case .leaf?: guard i % 2 == 0 else { throw MLSError(.invalidTree, "leaf node at parent index \(i)") }
-            case .parent?: guard i % 2 == 1 else { throw MLSError(.invalidTree, "parent node at leaf index \(i)") }
+            switch n?.isLeaf {
+            case true?: guard i % 2 == 0 else { throw MLSError(.invalidTree, "leaf node at parent index \(i)") }
+            case false?: guard i % 2 == 1 else { throw MLSError(.invalidTree, "parent node at leaf index \(i)") }
             case nil: break
             }
         }
@@ -60,13 +60,11 @@ public struct RatchetTree: Hashable, Sendable {
 
     /// The leaf node at leaf index `leaf`, `nil` when blank or out of range.
     public func leaf(_ leaf: UInt32) -> LeafNode? {
-        if case .leaf(let l)? = self[node: TreeMath.nodeIndex(leaf: leaf)] { return l }
-        return nil
+        self[node: TreeMath.nodeIndex(leaf: leaf)]?.leafNode
     }
 
     func parentNode(_ index: UInt32) -> ParentNode? {
-        if case .parent(let p)? = self[node: index] { return p }
-        return nil
+        self[node: index]?.parentNode
     }
 
     /// Leaf indices of the non-blank leaves, ascending.
@@ -144,7 +142,7 @@ public struct RatchetTree: Hashable, Sendable {
     }
 
     private func appendResolution(of index: UInt32, to out: inout [UInt32]) {
-        switch self[node: index] {
+        switch self[node: index]?.kind {
         case .leaf?: out.append(index)
         case .parent(let p)?:
             out.append(index)
