@@ -130,8 +130,8 @@ final class EngineHostileInputTests: XCTestCase {
             XCTAssertNotNil(code { _ = try MLSGroupState(serialized: SecureBytes(copying: Array(bytes[0..<n]))) }, "prefix \(n)")
         }
         var wrongVersion = bytes
-        wrongVersion[0] = 2
-        XCTAssertEqual(code { _ = try MLSGroupState(serialized: SecureBytes(copying: wrongVersion)) }, .invalidValue)
+        wrongVersion[0] = 3
+        XCTAssertEqual(code { _ = try MLSGroupState(serialized: SecureBytes(copying: wrongVersion)) }, .unsupportedVersion)
     }
 
     func testInvalidProposalListsRefused() throws {

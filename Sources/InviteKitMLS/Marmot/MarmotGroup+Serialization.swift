@@ -13,14 +13,15 @@ extension MarmotGroup {
     /// `Snapshot = { opaque engine<V>; opaque group_data<V>; uint64 created_at; opaque event_id<V>;
     /// opaque content_hash<V>; opaque added<V>; opaque key_package_events<V>; }`. Events are kept
     /// as their JSON; the Nostr identity key is never part of it, nor is ``buffer``: nothing an
-    /// outsider sends grows it.
+    /// outsider sends grows it. A snapshot's engine is stored relative to the current one
+    /// (``MarmotEngine/serialized(relativeTo:)``: for ``MLSGroupState``, its tree as a delta).
     public func serialized() -> SecureBytes {
         var w = TLSWriter(capacity: 4096)
         w.writeUInt8(Self.serializationVersion)
         state.serialized().withUnsafeBytes { w.writeOpaque($0) }
         w.writeVector { v in
             for s in snapshots {
-                s.state.serialized().withUnsafeBytes { v.writeOpaque($0) }
+                s.state.serialized(relativeTo: state).withUnsafeBytes { v.writeOpaque($0) }
                 v.writeOpaque(s.groupData.tlsSerialized)
                 v.writeUInt64(UInt64(bitPattern: s.createdAt))
                 v.writeOpaque(Array(s.eventID.utf8))
@@ -49,10 +50,10 @@ extension MarmotGroup {
         guard Self.readableSerializationVersions.contains(version) else {
             throw MLSError(.unsupportedVersion, "Marmot state version \(version) is not one of \(Self.readableSerializationVersions)")
         }
-        func engine(_ r: inout TLSReader) throws -> Engine {
+        func engine(_ r: inout TLSReader, relativeTo base: Engine?) throws -> Engine {
             var b = try r.readOpaque()
             defer { zeroize(&b) }
-            return try Engine(serialized: SecureBytes(copying: b))
+            return try Engine(serialized: SecureBytes(copying: b), relativeTo: base)
         }
         func event(_ r: inout TLSReader) throws -> NostrEvent {
             do { return try NostrEvent(json: try r.readOpaque(), requireSignature: false) } catch let e as MLSError { throw e } catch {
@@ -63,10 +64,10 @@ extension MarmotGroup {
             guard let s = String(validating: try r.readOpaque(), as: UTF8.self) else { throw MLSError(.invalidValue, "stored text is not UTF-8") }
             return s
         }
-        let current = try engine(&r)
+        let current = try engine(&r, relativeTo: nil)
         self.init(state: current, groupData: try MarmotGroupData(extensions: current.groupContextExtensions))
         snapshots = try r.readVector { v in
-            let s = try engine(&v)
+            let s = try engine(&v, relativeTo: current)
             let data = try MarmotGroupData(tlsSerialized: try v.readOpaque())
             let createdAt = Int64(bitPattern: try v.readUInt64())
             let id = try text(&v)
