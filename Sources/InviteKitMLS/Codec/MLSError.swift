@@ -87,6 +87,8 @@ public enum MLSErrorCodes {
         case invalidConfirmationTag = "invalid_confirmation_tag"
         /// The sender is not allowed for this message form, or its leaf is outside the tree (RFC 9420 §6).
         case invalidSender = "invalid_sender"
+        /// Stored bytes of a format version this build does not read (PROTOCOL.md §5.10.9).
+        case unsupportedVersion = "unsupported_version"
     }
 
 }
