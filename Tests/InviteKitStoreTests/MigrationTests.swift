@@ -100,7 +100,7 @@ final class MigrationTests: XCTestCase {
             }
         }
         let v4 = try Store.open(path: path)
-        XCTAssertEqual(try v4.schemaVersion(), 4)
+        XCTAssertEqual(try v4.schemaVersion(), Schema.currentVersion)
         let legacy = try v4.read { tx in try tx.consumedTags.isConsumed(creator + ":tag:OldTag0000") }
         let unconverted = try v4.read { tx in try tx.consumedTags.isConsumed(creator + ":OldTag0000") }
         let inviteIDs = try v4.read { tx in try tx.invites.forGroup("g").map(\.id) }

@@ -22,7 +22,7 @@ final class NodeGroupPersistenceTests: XCTestCase {
         _ = try await node!.send("before", to: group.conversationID)
         let row = try XCTUnwrap(try node!.store.read { tx in try tx.groups.get(id: group.conversationID) })
         XCTAssertEqual(row.engine, "marmot-mls")
-        XCTAssertEqual(row.engineVersion, 1)
+        XCTAssertEqual(row.engineVersion, Int(MarmotMLSGroup.serializationVersion))
         XCTAssertGreaterThan(row.state.count, 0)
 
         await node!.shutdown()

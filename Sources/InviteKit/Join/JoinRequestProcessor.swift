@@ -179,6 +179,8 @@ public struct JoinRequestProcessor: Sendable {
     /// What one kind-445 event did to a hosted group, and the re-adds it made necessary.
     public struct GroupReceipt: Sendable {
         public let outcomes: [MarmotOutcome]
+        /// What the caller must save (the group's state, its buffer, or nothing: junk).
+        public let receipt: MarmotReceipt
         /// At most one commit re-adding, in the new epoch, every member this inviter added on a
         /// branch that lost a commit race (MIP-03 ordering). Publish ``PendingJoin/event`` and
         /// confirm it as for any join: only then do the joiners get their new Welcomes.
@@ -188,13 +190,14 @@ public struct JoinRequestProcessor: Sendable {
     /// Feeds one kind-445 event to `hosted`. When a rollback names adds this inviter lost, their
     /// KeyPackages are added again on the winning branch (next to the rollback, MIP-03).
     public func receive(_ event: NostrEvent, in hosted: inout HostedGroup) throws -> GroupReceipt {
-        let outcomes = hosted.group.receive(event: event, now: clock())
+        let receipt = hosted.group.ingest(event: event, now: clock())
+        let outcomes = receipt.outcomes
         let lost = outcomes.flatMap { o -> [MarmotLostAdd] in
             if case let .rolledBack(_, _, lostAdds) = o { return lostAdds }
             return []
         }
         let readd = try Self.readd(lost.compactMap(\.keyPackageEvent), in: hosted, now: clock(), rng: rng)
-        return GroupReceipt(outcomes: outcomes, readds: readd.map { [$0] } ?? [])
+        return GroupReceipt(outcomes: outcomes, receipt: receipt, readds: readd.map { [$0] } ?? [])
     }
 
     /// Builds again, on the group's current epoch, the adds of a join Commit that another Commit

@@ -28,71 +28,88 @@ extension InviteKitNode {
 
     /// One kind-445 event of a group (MIP-03), decided once: an event already in the history (our
     /// own message or commit echoed by a relay, or one seen before a restart) is skipped by id
-    /// before the engine sees it. A received message is stored in the same transaction as its
-    /// processed mark. A hosted group's Commit that undid adds of ours queues their re-add, and
-    /// members' leave requests are committed, in that same transaction (one Commit in flight per
-    /// group: while one waits, neither is built). Returns the stored message, if any.
+    /// before the engine sees it. What the engine changed commits in one transaction: the
+    /// group's state (only when it changed), its buffered events (by difference, PROTOCOL §5.9),
+    /// the messages, the processed mark. An event nobody can open costs the engine's failed
+    /// checks and, when buffered, one row; junk over the size bound costs nothing to store. A
+    /// hosted group's Commit that undid adds of ours queues their re-add, and members' leave
+    /// requests are committed, in that same transaction (one Commit in flight per group: while
+    /// one waits, neither is built). Returns the first message stored, if any.
     @discardableResult
     func handleGroupEvent(_ event: NostrEvent) throws -> StoredMessage? {
-        if try store.read({ tx in try tx.messages.contains(eventID: event.id) || tx.processedRequests.contains(wrapID: event.id) }) { return nil }
         guard let hTag = event.tags.first(where: { $0.count >= 2 && $0[0] == "h" })?[1],
-              let row = try store.read({ tx in try tx.groups.all().first { $0.nostrGroupID == hTag } }) else { return nil }
+              let (groupID, entry) = registry.first(where: { $0.value.nostrGroupID == hTag.lowercased() }), !entry.removed else { return nil }
+        if try store.read({ tx in try tx.messages.contains(eventID: event.id) || tx.processedRequests.contains(wrapID: event.id) }) { return nil }
         let now = currentTime()
-        let outcomes: [MarmotOutcome]
+        let receipt: MarmotReceipt
         var commits: [NodePendingCommit] = []
         // Kept in memory only once the transaction below committed.
         let advanced: MarmotMLSGroup
-        if var hosted = hostedGroup(row.id) {
-            let receipt = try processor.receive(event, in: &hosted)
-            outcomes = receipt.outcomes
-            if !busyGroups.contains(row.id) {
-                if let readd = receipt.readds.first {
+        if var hosted = entry.hosted {
+            let result = try processor.receive(event, in: &hosted)
+            receipt = result.receipt
+            if !busyGroups.contains(groupID) {
+                if let readd = result.readds.first {
                     commits.append(.join(readd))
-                } else if outcomes.contains(where: { if case .leaveRequest = $0 { return true } else { return false } }), hosted.group.isAdmin {
-                    commits.append(.change(groupID: row.id, commit: try hosted.group.commit(includeSelfRemoves: true, now: now, rng: randomSource)))
+                } else if receipt.outcomes.contains(where: { if case .leaveRequest = $0 { return true } else { return false } }), hosted.group.isAdmin {
+                    commits.append(.change(groupID: groupID, commit: try hosted.group.commit(includeSelfRemoves: true, now: now, rng: randomSource)))
                 }
             }
             advanced = hosted.group
-        } else if var group = registry[row.id]?.group {
-            outcomes = group.receive(event: event, now: now)
-            advanced = group
         } else {
-            return nil
+            var group = entry.group
+            receipt = group.ingest(event: event, now: now)
+            advanced = group
         }
-        let state = (advanced.serialized(), advanced.epoch)
-        var stored: StoredMessage?
+        let outcomes = receipt.outcomes
+        guard receipt.stateChanged || receipt.bufferChanged || !commits.isEmpty else { return nil }
+        var stored: [StoredMessage] = []
         let removed = outcomes.contains { if case .removed = $0 { return true } else { return false } }
+        let waits: Bool = { if case .buffered? = outcomes.first { return true } else { return false } }()
         // The engine's new state, the message and the processed mark commit together; synced
         // to disk before anything is next published (`Store.Durability.deferred`).
         try store.write(durability: commits.isEmpty ? .deferred : .immediate) { tx in
-            try tx.groups.updateState(id: row.id, state: state.0, epoch: state.1, now: now)
-            for case .message(let inner, _) in outcomes {
-                let m = StoredMessage(eventID: event.id, groupID: row.id, sender: Hex.decode(inner.pubkey) ?? [], createdAt: inner.createdAt,
-                                      kind: inner.kind, content: inner.content, outgoing: false, status: .received)
-                if try tx.messages.insert(m) { stored = m }
+            if receipt.stateChanged { try tx.groups.updateState(id: groupID, state: advanced.serialized(), epoch: advanced.epoch, now: now) }
+            if receipt.bufferChanged {
+                try tx.bufferedEvents.replace(groupID: groupID, with: advanced.buffer.events.map { ($0.id, $0.jsonString) })
             }
-            _ = try tx.processedRequests.record(ProcessedRequest(rumorID: event.id, wrapID: event.id, outcome: "group_event",
-                                                                 groupID: row.id, processedAt: now))
-            for c in commits { try queue(c, requestID: nil, relays: row.relays, in: tx, now: now) }
-            if removed { try tx.groups.markRemoved(id: row.id, now: now) }
-            if let m = stored { stored = try tx.messages.get(eventID: m.eventID) }
+            for (i, outcome) in outcomes.enumerated() {
+                guard case .message(let inner, _) = outcome else { continue }
+                // The event's own outcome comes first; later ones come from buffered events it
+                // made readable, known by their rumor's id.
+                let m = StoredMessage(eventID: i == 0 ? event.id : inner.id, groupID: groupID, sender: Hex.decode(inner.pubkey) ?? [],
+                                      createdAt: inner.createdAt, kind: inner.kind, content: inner.content, outgoing: false, status: .received)
+                if try tx.messages.insert(m), let back = try tx.messages.get(eventID: m.eventID) { stored.append(back) }
+            }
+            // A buffered event is not processed yet: it is decided when it opens, or again when a
+            // relay sends it after a restart.
+            if !waits {
+                _ = try tx.processedRequests.record(ProcessedRequest(rumorID: event.id, wrapID: event.id, outcome: "group_event",
+                                                                     groupID: groupID, processedAt: now))
+            }
+            for c in commits { try queue(c, requestID: nil, relays: entry.relays, in: tx, now: now) }
+            if removed { try tx.groups.markRemoved(id: groupID, now: now) }
+            tx.failPoint("node.group_event.before_commit")
         }
-        setGroup(advanced, groupID: row.id)
+        setGroup(advanced, groupID: groupID)
+        if removed { registry[groupID]?.removed = true }
         for c in commits { pendingCommits[c.event.id] = c }
-        if let stored { emit(.messageReceived(stored)) }
+        for m in stored { emit(.messageReceived(m)) }
         for o in outcomes {
             switch o {
             case .commitApplied(_, let added, let removed):
-                for a in added { emit(.memberAdded(groupID: row.id, member: Hex.decode(a) ?? [])) }
-                for r in removed { emit(.memberRemoved(groupID: row.id, member: Hex.decode(r) ?? [])) }
+                for a in added { emit(.memberAdded(groupID: groupID, member: Hex.decode(a) ?? [])) }
+                for r in removed { emit(.memberRemoved(groupID: groupID, member: Hex.decode(r) ?? [])) }
             case .removed:
-                emit(.memberRemoved(groupID: row.id, member: publicKey.rawRepresentation))
-                emit(.removedFromGroup(groupID: row.id))
+                emit(.memberRemoved(groupID: groupID, member: publicKey.rawRepresentation))
+                emit(.removedFromGroup(groupID: groupID))
+            case .evicted(let id):
+                emit(.bufferedEventEvicted(groupID: groupID, eventID: id))
             default:
                 break
             }
         }
-        return stored
+        return stored.first
     }
 
     /// Sends `text` as a chat message (kind 9 inside a MIP-03 group event) to any group this

@@ -180,8 +180,9 @@ extension InviteKitNode {
 
     private func receive(groupEvent: NostrEvent) {
         do {
+            let queued = pendingCommits.count
             try handleGroupEvent(groupEvent)
-            wake()
+            if pendingCommits.count != queued { wake() }
         } catch {
             report(error, eventID: groupEvent.id)
         }

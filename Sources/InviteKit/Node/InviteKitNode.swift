@@ -37,7 +37,7 @@ public actor InviteKitNode {
     var pendingCommits: [String: NodePendingCommit] = [:]
     /// Every group this node hosts or joined, by private group id: the one registry. An entry
     /// changes only after the transaction that stored its new state committed.
-    private(set) var registry: [String: NodeGroupEntry] = [:]
+    var registry: [String: NodeGroupEntry] = [:]
     /// The runtime's state while ``run()`` runs (`nil` otherwise).
     var runtime: NodeRuntimeState?
 
@@ -124,8 +124,17 @@ public actor InviteKitNode {
         self.consumedTags = tags
         self.processor = JoinRequestProcessor(inviter: key, consumedTags: tags, clock: clock, rng: rng)
         for row in try store.read({ tx in try tx.groups.all() }) {
-            let group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
-            registry[row.id] = NodeGroupEntry(group: group, inviteTag: group.isAdmin ? row.currentTag : nil, relays: row.relays, name: row.name)
+            var group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
+            // A state of an older format carried its buffered events: they move to the table
+            // (with the new format) the next time the group is saved; the table's come first.
+            let held = group.buffer.events
+            group.buffer = MarmotEventBuffer()
+            for json in try store.read({ tx in try tx.bufferedEvents.all(groupID: row.id) }) {
+                if let e = try? NostrEvent(json: json) { group.buffer.append(e) }
+            }
+            for e in held { group.buffer.append(e) }
+            registry[row.id] = NodeGroupEntry(group: group, inviteTag: group.isAdmin ? row.currentTag : nil, relays: row.relays, name: row.name,
+                                              removed: row.removedAt != nil)
         }
         // A Commit stored by a relay just before a crash is confirmed by the OK that a re-send
         // gets after the restart, so the engine's pending commit comes back from its row.

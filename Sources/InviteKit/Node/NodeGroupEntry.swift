@@ -1,3 +1,4 @@
+import InviteKitCrypto
 import InviteKitMLS
 
 /// One group in the node's registry (``InviteKitNode``'s only one): the engine state and what
@@ -8,14 +9,19 @@ struct NodeGroupEntry: Sendable {
     var inviteTag: String?
     var relays: [String]
     var name: String?
+    /// A Commit removed this node: its events are no longer read.
+    var removed = false
 
-    init(group: MarmotMLSGroup, inviteTag: String?, relays: [String], name: String?) {
-        self.group = group; self.inviteTag = inviteTag; self.relays = relays; self.name = name
+    init(group: MarmotMLSGroup, inviteTag: String?, relays: [String], name: String?, removed: Bool = false) {
+        self.group = group; self.inviteTag = inviteTag; self.relays = relays; self.name = name; self.removed = removed
     }
 
     init(_ hosted: HostedGroup) {
         self.init(group: hosted.group, inviteTag: hosted.currentTag, relays: hosted.relays, name: hosted.name)
     }
+
+    /// The `h` tag of its kind-445 events (MIP-03), lowercase hex.
+    var nostrGroupID: String { Hex.encode(group.nostrGroupID) }
 
     /// The group as the join decisions see it; `nil` for a group this node only joined.
     var hosted: HostedGroup? {

@@ -1,7 +1,7 @@
 /// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
 /// migration: add the next one.
 enum Schema {
-    static let migrations: [Migration] = [v1, v2, v3, v4]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5]
 
     static var currentVersion: Int { migrations.last!.version }
 
@@ -205,5 +205,20 @@ enum Schema {
         "CREATE INDEX messages_by_sequence ON messages(group_id, created_at, seq)",
         // The next sequence is max(seq) + 1: an index keeps that a lookup, not a scan.
         "CREATE INDEX messages_seq ON messages(seq)",
+    ])
+
+    /// Kind-445 events no retained key opens yet, outside the group's state (PROTOCOL §5.9):
+    /// bounded per group by the engine, so what outsiders send never grows a group's row.
+    static let v5 = Migration(version: 5, name: "buffered_events", statements: [
+        """
+        CREATE TABLE buffered_events (
+            group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+            event_id TEXT NOT NULL,
+            event_json TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            PRIMARY KEY (group_id, event_id)
+        )
+        """,
+        "CREATE INDEX buffered_events_in_order ON buffered_events(group_id, position)",
     ])
 }
