@@ -19,13 +19,14 @@ final class NodeOutsiderTests: XCTestCase {
 
     func testJunkEventsLeaveTheStateAsItWasAndTheBufferBounded() async throws {
         let ada = try homes.node("ada", seed: 1)
-        let dee = try homes.node("dee", seed: 2)
-        let runners = [ada, dee].map { n in Task { try await n.run() } }
+        var dee: InviteKitNode! = try homes.node("dee", seed: 2)
+        let runners = [ada, dee!].map { n in Task { try await n.run() } }
         defer { runners.forEach { $0.cancel() } }
         let group = try await ada.createGroup(name: "club")
         let invite = try await ada.createInvite(groupID: group.id, singleUse: false, expiresIn: 3600)
         _ = try await dee.join(invite.url, timeout: .seconds(30))
         runners.forEach { $0.cancel() }
+        for r in runners { _ = await r.result }
 
         let stateBefore = try dee.store.read { tx in try tx.groups.get(id: group.id)?.state.count }
         let epochBefore = try await dee.group(group.id).epoch
@@ -33,6 +34,8 @@ final class NodeOutsiderTests: XCTestCase {
         for e in junk(520, contentBytes: 65_000, tag: group.nostrGroupID) + junk(5, contentBytes: 300_000, tag: group.nostrGroupID) {
             try await dee.handleGroupEvent(e)
         }
+        // Junk costs no write of its own: the buffer is saved by the run loop's next round.
+        try await dee.saveDirtyBuffers()
         let (stateAfter, buffered) = try dee.store.read { tx in
             (try tx.groups.get(id: group.id)?.state.count, try tx.bufferedEvents.all(groupID: group.id))
         }
@@ -48,5 +51,13 @@ final class NodeOutsiderTests: XCTestCase {
         let event = try XCTUnwrap(try ada.store.read { tx in try tx.outbound.entry(eventID: sent.eventID) }).eventJSON
         let received = try await dee.handleGroupEvent(try NostrEvent(json: event))
         XCTAssertEqual(received?.content, "still here")
+
+        // A restart reads the bounded buffer back from its table.
+        await dee.shutdown()
+        dee = nil
+        let restarted = try homes.node("dee", seed: 2, initialize: false)
+        let kept = await restarted.registry[group.id]?.group.buffer
+        XCTAssertEqual(kept?.count, buffered.count)
+        XCTAssertLessThanOrEqual(kept?.byteCount ?? .max, MarmotProfile.bufferedByteLimit)
     }
 }

@@ -62,7 +62,17 @@ extension InviteKitNode {
             advanced = group
         }
         let outcomes = receipt.outcomes
-        guard receipt.stateChanged || receipt.bufferChanged || !commits.isEmpty else { return nil }
+        guard receipt.stateChanged || !commits.isEmpty else {
+            // Nothing but the buffer changed (an event no key opens yet, or junk): no write now.
+            // It is saved with the group's next state, or by the run loop's next round; until then
+            // a crash loses only events the relays send again (they are not marked processed).
+            if receipt.bufferChanged {
+                setGroup(advanced, groupID: groupID)
+                registry[groupID]?.bufferDirty = true
+                for case .evicted(let id) in outcomes { emit(.bufferedEventEvicted(groupID: groupID, eventID: id)) }
+            }
+            return nil
+        }
         var stored: [StoredMessage] = []
         let removed = outcomes.contains { if case .removed = $0 { return true } else { return false } }
         let waits: Bool = { if case .buffered? = outcomes.first { return true } else { return false } }()
@@ -70,7 +80,7 @@ extension InviteKitNode {
         // to disk before anything is next published (`Store.Durability.deferred`).
         try store.write(durability: commits.isEmpty ? .deferred : .immediate) { tx in
             if receipt.stateChanged { try tx.groups.updateState(id: groupID, state: advanced.serialized(), epoch: advanced.epoch, now: now) }
-            if receipt.bufferChanged {
+            if receipt.bufferChanged || entry.bufferDirty {
                 try tx.bufferedEvents.replace(groupID: groupID, with: advanced.buffer.events.map { ($0.id, $0.jsonString) })
             }
             for (i, outcome) in outcomes.enumerated() {
@@ -92,6 +102,7 @@ extension InviteKitNode {
             tx.failPoint("node.group_event.before_commit")
         }
         setGroup(advanced, groupID: groupID)
+        registry[groupID]?.bufferDirty = false
         if removed { registry[groupID]?.removed = true }
         for c in commits { pendingCommits[c.event.id] = c }
         for m in stored { emit(.messageReceived(m)) }
@@ -110,6 +121,18 @@ extension InviteKitNode {
             }
         }
         return stored.first
+    }
+
+    /// Writes every group's buffer that changed since it was last written, in one transaction.
+    func saveDirtyBuffers() throws {
+        let dirty = registry.filter(\.value.bufferDirty)
+        guard !dirty.isEmpty else { return }
+        try store.write(durability: .deferred) { tx in
+            for (id, entry) in dirty {
+                try tx.bufferedEvents.replace(groupID: id, with: entry.group.buffer.events.map { ($0.id, $0.jsonString) })
+            }
+        }
+        for id in dirty.keys { registry[id]?.bufferDirty = false }
     }
 
     /// Sends `text` as a chat message (kind 9 inside a MIP-03 group event) to any group this

@@ -31,11 +31,13 @@ extension InviteKitNode {
                 if configuration.keyPackageLowWater > 0 { try replenishKeyPackages() }
                 try await flushDue()
                 try retryDeferredWraps()
+                try saveDirtyBuffers()
             } catch {
                 report(error, eventID: nil)
             }
             await pause(for: configuration.idleInterval)
         }
+        try? saveDirtyBuffers()
         let state = runtime
         runtime = nil
         state?.waiter?.resume()

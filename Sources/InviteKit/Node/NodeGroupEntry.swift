@@ -11,6 +11,8 @@ struct NodeGroupEntry: Sendable {
     var name: String?
     /// A Commit removed this node: its events are no longer read.
     var removed = false
+    /// The engine's buffer changed since it was last written to `buffered_events`.
+    var bufferDirty = false
 
     init(group: MarmotMLSGroup, inviteTag: String?, relays: [String], name: String?, removed: Bool = false) {
         self.group = group; self.inviteTag = inviteTag; self.relays = relays; self.name = name; self.removed = removed

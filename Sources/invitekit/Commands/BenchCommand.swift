@@ -12,6 +12,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Instead: publish --count gift wraps to this relay, catch them up and unwrap them.") var relay: String?
     @Option(help: "Gift wraps for --relay (1...\(BenchCommand.maxCount)).") var count = 1000
     @Flag(help: "Instead: the durable store's figures (decisions/s, messages/s, catch-up of --count wraps, default 10000).") var store = false
+    @Flag(help: "Instead: the node's figures through run() (round trips, a flood of --count junk events, default 5000).") var node = false
 
     static let maxSeconds = 3600.0
     static let maxCount = 1_000_000
@@ -26,6 +27,22 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if node {
+            try await runReportingErrors {
+                let report = try await NodeBenchmarks.run(flood: count == 1000 ? 5000 : count)
+                if json {
+                    StdIO.printLine("[" + report.lines.map { l in
+                        var o = JSONOutput()
+                        o.add("name", l.0)
+                        o.add("value", l.1)
+                        return o.string
+                    }.joined(separator: ",\n ") + "]")
+                } else {
+                    for (name, value) in report.lines { StdIO.printLine(name.padding(toLength: 72, withPad: " ", startingAt: 0) + " " + value) }
+                }
+            }
+            return
+        }
         if store {
             try runReportingErrors { try StoreBenchCommandOutput.run(count: count == 1000 ? 10_000 : count, json: json) }
             return
