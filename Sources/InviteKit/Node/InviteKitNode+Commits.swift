@@ -113,7 +113,7 @@ extension InviteKitNode {
     func queue(_ pending: NodePendingCommit, requestID: String?, relays: [String], in tx: StoreTransaction, now: Int64) throws {
         let event = pending.event
         try tx.pendingCommits.insert(pending.record(requestID: requestID, now: now))
-        try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "commit", relays: relays, now: now)
+        try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: .commit, relays: relays, now: now)
     }
 
     /// Applies an own Commit a relay acknowledged, inside the transaction recording the `OK`:
@@ -134,7 +134,7 @@ extension InviteKitNode {
                 guard var hosted = hostedBefore else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
                 let welcomes = try processor.confirmPublished(join, in: &hosted, acknowledgedBy: [relay])
                 for w in welcomes {
-                    try tx.outbound.enqueue(eventID: w.id, eventJSON: w.jsonString, kind: w.kind, purpose: "welcome", relays: hosted.relays,
+                    try tx.outbound.enqueue(eventID: w.id, eventJSON: w.jsonString, kind: w.kind, purpose: .welcome, relays: hosted.relays,
                                             gateEventID: eventID, now: now)
                 }
                 group = hosted.group

@@ -157,7 +157,7 @@ extension InviteKitNode {
         try store.write { tx in
             try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
             _ = try tx.messages.insert(message)
-            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "message",
+            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: .message,
                                     relays: row.relays, now: now)
             message = try tx.messages.get(eventID: event.id) ?? message
         }
@@ -189,7 +189,7 @@ extension InviteKitNode {
         let now = currentTime()
         try store.write { tx in
             try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
-            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "leave", relays: row.relays, now: now)
+            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: .leave, relays: row.relays, now: now)
         }
         setGroup(group, groupID: row.id)
         return event.id
@@ -226,7 +226,7 @@ extension InviteKitNode {
             try store.write { tx in
                 try tx.keyPackages.save(reference: bundle.reference, eventID: event.id, bundle: bundle.privateSerialization(),
                                         lastResort: bundle.keyPackage.isLastResort, now: now)
-                try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "key_package",
+                try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: .keyPackage,
                                         relays: relays, now: now)
             }
         }

@@ -27,9 +27,9 @@ extension InviteKitNode {
         try store.write { tx in
             try tx.pendingJoins.insert(record)
             try tx.outbound.enqueue(eventID: out.keyPackageEvent.id, eventJSON: out.keyPackageEvent.jsonString, kind: out.keyPackageEvent.kind,
-                                    purpose: "key_package", relays: out.relays, now: now)
+                                    purpose: .keyPackage, relays: out.relays, now: now)
             try tx.outbound.enqueue(eventID: out.joinRequest.id, eventJSON: out.joinRequest.jsonString, kind: out.joinRequest.kind,
-                                    purpose: "join_request", relays: out.relays, now: now)
+                                    purpose: .joinRequest, relays: out.relays, now: now)
         }
         return record
     }

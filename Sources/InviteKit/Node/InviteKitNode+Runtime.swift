@@ -217,7 +217,7 @@ extension InviteKitNode {
         var writes = 0
         let timeout = configuration.relayTimeout
         for _ in 0..<maxRounds {
-            var perRelay: [String: (connection: any NostrRelayConnection, jobs: [(eventID: String, purpose: String, event: NostrEvent)])] = [:]
+            var perRelay: [String: (connection: any NostrRelayConnection, jobs: [(eventID: String, purpose: OutboundPurpose, event: NostrEvent)])] = [:]
             var order: [String] = []
             for entry in try dueOutbound() {
                 let event: NostrEvent
@@ -228,30 +228,30 @@ extension InviteKitNode {
                 for delivery in entry.deliveries {
                     guard let c = connection(delivery.relay) else { continue }
                     // The Commit is acknowledged and its Welcome queued (one committed transaction); the Welcome is not yet written.
-                    if entry.purpose == "welcome" { FailPoint.hit("node.flush.before_welcome") }
+                    if entry.purpose == .welcome { FailPoint.hit("node.flush.before_welcome") }
                     try eventSent(entry.eventID, relay: delivery.relay)
                     if perRelay[delivery.relay] == nil { order.append(delivery.relay) }
                     perRelay[delivery.relay, default: (c, [])].jobs.append((entry.eventID, entry.purpose, event))
                 }
             }
             guard !order.isEmpty else { break }
-            let results = await withTaskGroup(of: [(String, String, String, PublishOutcome)].self) { group in
+            let results = await withTaskGroup(of: [(String, String, OutboundPurpose, PublishOutcome)].self) { group in
                 for relay in order {
                     let (c, jobs) = perRelay[relay]!
                     group.addTask {
-                        var out: [(String, String, String, PublishOutcome)] = []
+                        var out: [(String, String, OutboundPurpose, PublishOutcome)] = []
                         for job in jobs { out.append((job.eventID, relay, job.purpose, await c.publish(job.event, timeout: timeout))) }
                         return out
                     }
                 }
-                var all: [(String, String, String, PublishOutcome)] = []
+                var all: [(String, String, OutboundPurpose, PublishOutcome)] = []
                 for await part in group { all += part }
                 return all
             }
             for (eventID, relay, purpose, outcome) in results {
                 writes += 1
                 // The relay has the Commit; its `OK` is not recorded yet.
-                if purpose == "commit" { FailPoint.hit("node.flush.before_commit_ok") }
+                if purpose == .commit { FailPoint.hit("node.flush.before_commit_ok") }
                 switch outcome {
                 case .accepted(let ok):
                     try relayAnswered(eventID, relay: relay, accepted: true, message: ok.message)

@@ -235,7 +235,7 @@ public actor InviteKitNode {
             var groupID: String?
             switch decision {
             case .rejected(let reply, _):
-                try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: "join_error",
+                try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: .joinError,
                                         relays: replyRelays, now: now)
             case .accepted(let pending):
                 groupID = pending.conversationID
@@ -358,7 +358,7 @@ public actor InviteKitNode {
                 if case .join(let join)? = pendingCommits[eventID], let requestID = waiting.requestID {
                     try tx.consumedTags.release(requestID: requestID)
                     if let reply = processor.refusal(of: join, reason: "no relay stored the group's commit") {
-                        try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: "join_error",
+                        try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: .joinError,
                                                 relays: try tx.identity.relays(), now: now)
                     }
                 }
