@@ -17,6 +17,13 @@ struct NodeGroupCommand: AsyncParsableCommand {
         @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
         @Flag(help: "Print JSON.") var json = false
         var resolved: StoreHome { StoreHome.resolve(home) }
+        /// The home, refused (naming the missing file and the way out) unless it holds both its
+        /// key and its database: `group new` must not start over on an empty database.
+        func intact() throws -> StoreHome {
+            let home = resolved
+            try home.requireIntact()
+            return home
+        }
     }
 
     struct New: AsyncParsableCommand {
@@ -26,7 +33,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let node = try InviteKitNode(home: options.resolved)
+                let node = try InviteKitNode(home: try options.intact())
                 let group = try await node.createGroup(name: name)
                 NodeOutput.emit(options.json, ["group": group.id, "nostr_group_id": group.nostrGroupID, "name": name],
                                 text: group.id)
@@ -40,7 +47,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let rows = try NodeOutput.readStore(options.resolved) { tx in try tx.groups.all() }
+                let rows = try NodeOutput.readStore(try options.intact()) { tx in try tx.groups.all() }
                 for g in rows {
                     NodeOutput.emit(options.json, ["group": g.id, "nostr_group_id": g.nostrGroupID, "name": g.name ?? "", "epoch": "\(g.epoch)"],
                                     text: "\(g.id)  epoch \(g.epoch)  \(g.name ?? "(unnamed)")")
@@ -57,7 +64,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 // The stored state is current after every transaction, so no lock is needed.
-                let (members, epoch) = try InviteKitNode.storedMembers(home: options.resolved, group: group)
+                let (members, epoch) = try InviteKitNode.storedMembers(home: try options.intact(), group: group)
                 for m in members {
                     let npub = NodeOutput.npub(m.publicKey)
                     NodeOutput.emit(options.json, ["npub": npub, "admin": m.isAdmin ? "true" : "false", "epoch": "\(epoch)"],
@@ -72,12 +79,12 @@ struct NodeGroupCommand: AsyncParsableCommand {
             commandName: "send", abstract: "Send a message; print its delivery status once a relay acknowledged it.")
         @OptionGroup var options: HomeOptions
         @Option(help: "The group id.") var group: String
-        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 30
         @Argument(help: "The message.") var text: String
 
         func run() async throws {
             try await runReportingErrors {
-                let home = options.resolved
+                let home = try options.intact()
                 let deadline = try NodeOutput.deadline(after: timeout)
                 var status: StoredMessage.Status?
                 let read = { (id: String) in { (tx: StoreTransaction) in try tx.messages.get(eventID: id)?.status ?? .pending } }
@@ -109,11 +116,11 @@ struct NodeGroupCommand: AsyncParsableCommand {
         @OptionGroup var options: HomeOptions
         @Option(help: "The group id.") var group: String
         @Flag(help: "Keep printing new messages until interrupted.") var follow = false
-        @Option(help: "Seconds between checks with --follow.") var interval: Double = 0.5
+        @Option(help: "Seconds between checks with --follow.", transform: NumericOption.seconds(NumericOption.pollInterval)) var interval: Double = 0.5
 
         func run() async throws {
             try await runReportingErrors {
-                let home = options.resolved
+                let home = try options.intact()
                 let row = try NodeOutput.readStore(home) { tx in try tx.groups.find(group) }
                 guard let row else { throw CLIFailure("no group \(group)") }
                 var after: (createdAt: Int64, sequence: Int64)?
@@ -136,7 +143,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
     struct ChangeOptions: ParsableArguments {
         @OptionGroup var home: HomeOptions
         @Option(help: "The group id.") var group: String
-        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 30
     }
 
     struct Add: AsyncParsableCommand {
@@ -175,7 +182,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let home = change.home.resolved
+                let home = try change.home.intact()
                 let deadline = try NodeOutput.deadline(after: change.timeout)
                 let read = { (id: String) in { (tx: StoreTransaction) in OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: id)) } }
                 let final = { (s: EventDeliverySummary) in s == .acked || s == .failed }
@@ -209,7 +216,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
     /// Exit 0 applied, 1 rolled back (another Commit took the epoch first: run it again), 4 no
     /// relay answered in time (it stays queued and is re-sent).
     static func commit(_ request: NodeInbox.Request, options: HomeOptions, timeout: Double) async throws {
-        let home = options.resolved
+        let home = try options.intact()
         let deadline = try NodeOutput.deadline(after: timeout)
         let read = { (id: String) in { (tx: StoreTransaction) in try tx.pendingCommits.get(commitEventID: id)?.status ?? .waiting } }
         let final = { (s: PendingCommitRecord.Status) in s != .waiting }

@@ -11,8 +11,8 @@ struct NodeJoinCommand: AsyncParsableCommand {
     @Argument(help: "The invite URL (not with --resume).") var url: String?
     @Flag(help: "Wait for the answer to the latest pending join instead of starting one.") var resume = false
     @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
-    @Option(help: "Give up after S seconds (exit 4); the join stays pending (--resume).") var timeout: Double = 120
-    @Flag(help: "Send the request and return once a relay stored it.") var noWait = false
+    @Option(help: "Give up after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 120
+    @Flag(help: "Send the request and return at once.") var noWait = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {

@@ -10,9 +10,9 @@ struct NodeServeCommand: AsyncParsableCommand {
     @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
     @Option(help: "Also create a group named N first and print a signed invite for it (a shortcut for `group new` + `invite create`).") var newGroup: String?
     @Flag(help: "The printed invite is single use.") var singleUse = false
-    @Option(help: "The printed invite expires after S seconds.") var expiresIn: Int64 = 86_400
-    @Option(help: "Seconds the node sleeps when nothing wakes it (retries, KeyPackage top-up).") var interval: Double = 1
-    @Option(help: "Stop after S seconds (for scripts).") var duration: Double?
+    @Option(help: "The printed invite expires after S seconds.", transform: NumericOption.integer(1...NumericOption.maxLifetime)) var expiresIn: Int64 = 86_400
+    @Option(help: "Seconds between polls.", transform: NumericOption.seconds(NumericOption.pollInterval)) var interval: Double = 1
+    @Option(help: "Stop after S seconds (for scripts).", transform: NumericOption.seconds(0...NumericOption.maxSeconds)) var duration: Double?
     @Flag(help: "Print JSON lines.") var json = false
 
     func run() async throws {
