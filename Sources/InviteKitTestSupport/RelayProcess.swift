@@ -91,7 +91,7 @@ public final class RelayProcess: @unchecked Sendable {
         let out = Pipe()
         p.standardOutput = out
         let logURL = dbDir.appendingPathComponent("relay.log")
-        if !FileManager.default.fileExists(atPath: logURL.path) { FileManager.default.createFile(atPath: logURL.path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: logURL.path) { _ = FileManager.default.createFile(atPath: logURL.path, contents: nil) }
         let log = try FileHandle(forWritingTo: logURL)
         log.seekToEndOfFile()
         p.standardError = log

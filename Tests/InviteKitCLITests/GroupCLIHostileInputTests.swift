@@ -78,7 +78,7 @@ final class GroupCLIHostileInputTests: XCTestCase {
         var data = try bytes()
         data[data.count / 2] ^= 0x01
         let corrupt = dir.appendingPathComponent("corrupt.group").path
-        FileManager.default.createFile(atPath: corrupt, contents: data, attributes: [.posixPermissions: 0o600])
+        XCTAssertTrue(FileManager.default.createFile(atPath: corrupt, contents: data, attributes: [.posixPermissions: 0o600]))
         let r = try CLI.run(["group", "send", "--state", corrupt, "--content", "x"])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: corrupt)), data)

@@ -76,7 +76,7 @@ final class NodeWhistleTests: XCTestCase {
         XCTAssertTrue(again.isEmpty, "\(again)")
 
         // Hostile: a key that never asked.
-        let stranger = try Secp256k1.PrivateKey(using: SeededRandom(seed: 99)).publicKey
+        let stranger = Secp256k1.PrivateKey(using: SeededRandom(seed: 99)).publicKey
         await refusal("no_pending_approval") { _ = try await ada.approveJoin(member: stranger, groupID: id) }
         await refusal("no_pending_approval") { _ = try await ada.declineJoin(member: stranger, groupID: id) }
 
@@ -127,7 +127,7 @@ final class NodeWhistleTests: XCTestCase {
     }
 
     func testAMalformedWhistleCodeIsRefusedBeforeAnythingIsSent() throws {
-        var client = JoinClient(key: try Secp256k1.PrivateKey(using: SeededRandom(seed: 5)), keyPackages: MemoryKeyPackageStore())
+        var client = JoinClient(key: Secp256k1.PrivateKey(using: SeededRandom(seed: 5)), keyPackages: MemoryKeyPackageStore())
         XCTAssertThrowsError(try client.start(invite: "whistle://invite/not-base64!")) { error in
             XCTAssertEqual((error as? InviteKitError)?.code, .inviteInvalid)
         }
