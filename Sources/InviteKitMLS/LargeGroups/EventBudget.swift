@@ -57,20 +57,35 @@ public struct EventBudget: Sendable, Hashable {
                    kind: kind, tags: tags, content: "", sig: String(repeating: "0", count: 128)).jsonBytes.count
     }
 
+    /// NIP-44 v2 as most implementations read it (nostr-sdk, hence MDK 0.8.0) takes plaintexts of
+    /// at most 65,535 bytes; InviteKit's longer form (PROTOCOL §3) is not read there. Welcomes keep
+    /// both the rumor and the seal within it.
+    public static let standardNIP44MaxPlaintextBytes = 65_535
+
+    /// JSON bytes of the NIP-59 seal (kind 13) of a rumor whose JSON is `rumorJSONBytes` long.
+    public static func sealJSONBytes(rumorJSONBytes: Int) -> Int {
+        signedOverhead(kind: GiftWrap.sealKind, tags: []) + base64Length(nip44PayloadBytes(rumorJSONBytes))
+    }
+
     /// Wire bytes of the NIP-59 gift wrap of a rumor whose JSON is `rumorJSONBytes` long: the
     /// seal (kind 13) holds NIP-44 of the rumor, the wrap (kind 1059, one `p` tag) NIP-44 of the
     /// seal. Exact for ten-digit timestamps.
     public static func giftWrapBytes(rumorJSONBytes: Int) -> Int {
-        let seal = signedOverhead(kind: GiftWrap.sealKind, tags: []) + base64Length(nip44PayloadBytes(rumorJSONBytes))
+        let seal = sealJSONBytes(rumorJSONBytes: rumorJSONBytes)
         let wrap = signedOverhead(kind: GiftWrap.wrapKind, tags: [["p", String(repeating: "0", count: 64)]])
             + base64Length(nip44PayloadBytes(seal))
         return wrap + clientFrameBytes
     }
 
-    /// The largest Welcome `MLSMessage` whose gift-wrapped kind-444 rumor fits, for a rumor whose
-    /// JSON without content is `rumorOverheadBytes` (0 when nothing fits).
+    /// The largest Welcome `MLSMessage` whose gift-wrapped kind-444 rumor fits, and whose seal
+    /// standard NIP-44 readers can open, for a rumor whose JSON without content is
+    /// `rumorOverheadBytes` (0 when nothing fits).
     public func maxWelcomeMessageBytes(rumorOverheadBytes: Int) -> Int {
-        func fits(_ w: Int) -> Bool { Self.giftWrapBytes(rumorJSONBytes: rumorOverheadBytes + Self.base64Length(w)) <= maxEventBytes }
+        func fits(_ w: Int) -> Bool {
+            let rumor = rumorOverheadBytes + Self.base64Length(w)
+            return Self.giftWrapBytes(rumorJSONBytes: rumor) <= maxEventBytes
+                && Self.sealJSONBytes(rumorJSONBytes: rumor) <= Self.standardNIP44MaxPlaintextBytes
+        }
         var lo = 0, hi = maxEventBytes
         while lo < hi {
             let mid = (lo + hi + 1) / 2
