@@ -3,7 +3,7 @@ import InviteKitRelay
 import InviteKitNostr
 import InviteKitCrypto
 
-/// The joiner's side of a large-group Welcome (PROTOCOL §5.10), for the node: open the Welcome; if
+/// The joiner's side of a large-group Welcome (PROTOCOL §5.11), for the node: open the Welcome; if
 /// its tree is out of band, fetch the chunk events (Welcome's relays, then the node's own) within
 /// the join timeout; join. Every failure is typed (`tree_chunks_missing`, `tree_chunk_invalid`,
 /// `tree_hash_mismatch`, …) and keeps the KeyPackage, so a re-sent Welcome still works.

@@ -2,7 +2,7 @@ import InviteKitMLS
 import InviteKitRelay
 import InviteKitNostr
 
-/// Publishing what a confirmed commit releases in a large group (PROTOCOL §5.10): every event is
+/// Publishing what a confirmed commit releases in a large group (PROTOCOL §5.11): every event is
 /// checked against the budget before any relay sees it; the tree chunks go first and each must be
 /// stored by at least one relay before any Welcome is sent (a Welcome naming chunks no relay has
 /// would strand its joiner).

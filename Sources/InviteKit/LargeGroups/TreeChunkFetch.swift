@@ -2,7 +2,7 @@ import InviteKitMLS
 import InviteKitRelay
 import InviteKitNostr
 
-/// Fetching the ratchet-tree chunk events a Welcome names (PROTOCOL §5.10): by id and kind, from
+/// Fetching the ratchet-tree chunk events a Welcome names (PROTOCOL §5.11): by id and kind, from
 /// the Welcome's relays first, then from the node's own relays, asking again for what is still
 /// missing until `deadline` (relays may store the chunks a little after the Welcome arrives).
 public enum TreeChunkFetch {

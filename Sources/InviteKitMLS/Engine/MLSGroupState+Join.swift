@@ -19,14 +19,14 @@ extension MLSGroupState {
                      conformancePSKs: [[UInt8]: [UInt8]]) throws -> MLSGroupState {
         let opening = try openWelcome(welcome, keyPackage: bundle, conformancePSKs: conformancePSKs)
         if opening.inlineTree == nil, ratchetTree == nil, opening.treeIsOutOfBand {
-            throw MLSError(.treeChunksMissing, "the Welcome's ratchet tree is out of band; fetch its chunk events (PROTOCOL §5.10)")
+            throw MLSError(.treeChunksMissing, "the Welcome's ratchet tree is out of band; fetch its chunk events (PROTOCOL §5.11)")
         }
         return try join(opening, ratchetTree: ratchetTree)
     }
 
     /// The first half of a join (RFC 9420 §12.4.3.1): finds this KeyPackage's entry, decrypts its
     /// GroupSecrets and the GroupInfo, and reads how the tree is conveyed. Nothing is consumed; a
-    /// Welcome whose tree is out of band (PROTOCOL §5.10) is completed with
+    /// Welcome whose tree is out of band (PROTOCOL §5.11) is completed with
     /// ``join(_:ratchetTree:)`` once its chunks are in (``MLSWelcomeOpening/openTreeChunks(_:treeLength:)``).
     public static func openWelcome(_ welcome: Welcome, keyPackage bundle: KeyPackageBundle) throws -> MLSWelcomeOpening {
         try openWelcome(welcome, keyPackage: bundle, conformancePSKs: [:])

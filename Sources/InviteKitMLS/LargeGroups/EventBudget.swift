@@ -1,7 +1,7 @@
 import InviteKitCrypto
 import InviteKitNostr
 
-/// The byte bound on every event InviteKit hands to a relay (PROTOCOL §5.10): the size of the
+/// The byte bound on every event InviteKit hands to a relay (PROTOCOL §5.11): the size of the
 /// NIP-01 client message `["EVENT",<event JSON>]`, so a relay that measures the frame and one that
 /// measures the event both accept it. Builders that would exceed it split the work or throw
 /// `event_too_large` naming the bound.
@@ -95,7 +95,7 @@ public struct EventBudget: Sendable, Hashable {
     }
 
     /// The largest content, before base64, of a signed event of `kind` and `tags` that fits.
-    func maxBase64PayloadBytes(kind: Int, tags: [[String]]) -> Int {
+    public func maxBase64PayloadBytes(kind: Int, tags: [[String]]) -> Int {
         let room = maxEventBytes - Self.clientFrameBytes - Self.signedOverhead(kind: kind, tags: tags)
         return max(0, room / 4 * 3)
     }

@@ -1,7 +1,7 @@
 extension MLSGroupState {
     /// The GroupInfo extensions of this epoch's Welcome (called on the state after the commit):
     /// `ratchet_tree` when the one-member Welcome fits `policy`, else `RatchetTreeOption.outOfBand`
-    /// signed over the tree hash (PROTOCOL §5.10). Sizes are computed before anything is sealed,
+    /// signed over the tree hash (PROTOCOL §5.11). Sizes are computed before anything is sealed,
     /// so only one GroupInfo is ever encrypted under this epoch's `welcome_key`/`welcome_nonce`.
     func welcomeGroupInfoExtensions(_ policy: WelcomeTreePolicy) -> [MLSExtension] {
         let inline = RatchetTreeExtension.fromTree(tree)

@@ -7,7 +7,7 @@ public struct MLSWelcomeOpening: Sendable {
     let bundle: KeyPackageBundle
     let secrets: GroupSecrets
     let pskSecret: SecureBytes?
-    /// Keys the out-of-band tree's chunks (PROTOCOL §5.10).
+    /// Keys the out-of-band tree's chunks (PROTOCOL §5.11).
     let welcomeSecret: SecureBytes
     /// The decrypted GroupInfo; its signature is checked by ``MLSGroupState/join(_:ratchetTree:)``,
     /// once the signer's leaf is known.

@@ -5,4 +5,6 @@ public struct MarmotAddStep: Sendable {
     public let added: Int
     /// KeyPackages left for later Commits.
     public let remaining: Int
+    /// The leaves the Commit fills, in add order (for ``LargeGroupFill``).
+    public var addedLeaves: [UInt32] { pending.pending.added.map(\.leaf) }
 }

@@ -1,6 +1,6 @@
 import InviteKitNostr
 
-/// What a confirmed commit releases in a large group (PROTOCOL §5.10): publish ``treeChunks``
+/// What a confirmed commit releases in a large group (PROTOCOL §5.11): publish ``treeChunks``
 /// first (each acknowledged by at least one relay), then ``welcomes``.
 public struct MarmotCommitRelease: Sendable {
     /// Kind-447 chunk events of the new epoch's ratchet tree; empty when the tree is inline.

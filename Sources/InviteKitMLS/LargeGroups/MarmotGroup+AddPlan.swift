@@ -1,7 +1,7 @@
 import InviteKitCrypto
 import InviteKitNostr
 
-/// Splitting a large add into Commits that each fit the budget (PROTOCOL §5.10). The caller
+/// Splitting a large add into Commits that each fit the budget (PROTOCOL §5.11). The caller
 /// (the node) drives the loop: build the next Commit, publish it, wait for a relay's OK,
 /// ``MarmotGroup/confirmPublished(_:acknowledgedBy:wrappingWelcomesFrom:budget:now:rng:)``,
 /// publish the release, then ask for the next one with the KeyPackages not yet added.

@@ -1,7 +1,7 @@
 import InviteKitCrypto
 import InviteKitNostr
 
-/// The committer's side of large groups (PROTOCOL §5.10): every event within an ``EventBudget``,
+/// The committer's side of large groups (PROTOCOL §5.11): every event within an ``EventBudget``,
 /// one Welcome per added member, the ratchet tree out of band when it does not fit.
 ///
 /// Order on the wire: the kind-445 commit; once a relay acknowledged it,

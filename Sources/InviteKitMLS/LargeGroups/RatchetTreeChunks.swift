@@ -1,7 +1,7 @@
 import InviteKitCrypto
 import InviteKitNostr
 
-/// The ratchet tree of a Welcome carried out of band, in chunk events (PROTOCOL §5.10,
+/// The ratchet tree of a Welcome carried out of band, in chunk events (PROTOCOL §5.11,
 /// docs/MIP-large-groups.md).
 ///
 /// The serialized tree (the `ratchet_tree` extension data, RFC 9420 §12.4.3.3) is cut into
@@ -144,6 +144,11 @@ public enum RatchetTreeChunks {
             return e
         }
         return (events, try Reference(treeHash: treeHash, treeLength: tree.count, eventIDs: events.map(\.id)))
+    }
+
+    /// Bytes of serialized tree one chunk event carries within `budget`.
+    public static func chunkCapacity(budget: EventBudget, now: Int64) -> Int {
+        budget.maxBase64PayloadBytes(kind: kind, tags: eventTags(now: now)) - 16
     }
 
     static func eventTags(now: Int64) -> [[String]] { [["encoding", "base64"], ["expiration", String(now + lifetimeSeconds)]] }

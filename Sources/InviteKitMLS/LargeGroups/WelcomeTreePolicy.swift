@@ -1,4 +1,4 @@
-/// How a commit's Welcome conveys the ratchet tree (PROTOCOL §5.10): inline in the RFC 9420
+/// How a commit's Welcome conveys the ratchet tree (PROTOCOL §5.11): inline in the RFC 9420
 /// `ratchet_tree` GroupInfo extension while a one-member Welcome stays within
 /// ``maxInlineWelcomeBytes``, otherwise out of band (a ``RatchetTreeOption/outOfBand(treeSignature:)``
 /// extension instead, the tree in chunk events).

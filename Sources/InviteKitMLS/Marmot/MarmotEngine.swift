@@ -52,7 +52,7 @@ public struct MarmotCommitRequest: Sendable {
     public var groupData: MarmotGroupData?
     /// Include the SelfRemove proposals received this epoch by reference.
     public var includeSelfRemoves: Bool
-    /// How the Welcome conveys the ratchet tree (PROTOCOL §5.10); engines without out-of-band
+    /// How the Welcome conveys the ratchet tree (PROTOCOL §5.11); engines without out-of-band
     /// trees ignore it.
     public var welcomeTree: WelcomeTreePolicy
 

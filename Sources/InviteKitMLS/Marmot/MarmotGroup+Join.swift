@@ -34,7 +34,7 @@ extension MarmotGroup {
 }
 
 extension MarmotGroup where Engine == MLSGroupState {
-    /// The first step of a join that may need the ratchet tree's chunk events (PROTOCOL §5.10):
+    /// The first step of a join that may need the ratchet tree's chunk events (PROTOCOL §5.11):
     /// reads the rumor, finds the stored KeyPackage and opens the Welcome. When
     /// ``MarmotWelcomeJoin/treeChunks`` is set, fetch those events (from the Welcome's relays,
     /// then one's own) and pass them to ``join(_:treeChunkEvents:store:)``. Nothing is consumed.

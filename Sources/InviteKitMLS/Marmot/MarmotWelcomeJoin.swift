@@ -1,5 +1,5 @@
 /// A gift-wrapped Welcome opened with its stored KeyPackage, before the join
-/// (``MarmotGroup/openWelcome(gift:recipient:store:)``, PROTOCOL §5.10).
+/// (``MarmotGroup/openWelcome(gift:recipient:store:)``, PROTOCOL §5.11).
 public struct MarmotWelcomeJoin: Sendable {
     /// The kind-444 rumor as read.
     public let parsed: MarmotWelcomeRumor.Parsed

@@ -21,13 +21,13 @@ public enum MarmotWelcomeRumor {
         public let relays: [String]
         /// The `client` tag, when present.
         public let client: String?
-        /// The `tree_chunks` tag: the Welcome's ratchet tree is out of band (PROTOCOL §5.10).
+        /// The `tree_chunks` tag: the Welcome's ratchet tree is out of band (PROTOCOL §5.11).
         public let treeChunks: RatchetTreeChunks.Reference?
     }
 
     /// Builds the rumor for one new member. Refuses an empty relay list or a `welcomeMessage` that is
     /// not an MLSMessage Welcome, since MDK refuses both on receipt. `treeChunks` adds the
-    /// `tree_chunks` tag last, for a Welcome whose tree is out of band (PROTOCOL §5.10).
+    /// `tree_chunks` tag last, for a Welcome whose tree is out of band (PROTOCOL §5.11).
     public static func make(welcomeMessage: [UInt8], keyPackageEventID: String, relays: [String],
                             committer: Secp256k1.XOnlyPublicKey, createdAt: Int64 = UnixTime.now(),
                             client: String = KeyPackageEvent.clientName, treeChunks: RatchetTreeChunks.Reference? = nil) throws -> NostrEvent {

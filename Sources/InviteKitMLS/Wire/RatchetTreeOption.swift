@@ -2,7 +2,7 @@ import InviteKitCrypto
 
 /// `RatchetTreeOption` of draft-mahy-mls-ratchet-tree-options-03 §3: how a GroupInfo conveys the
 /// ratchet tree. InviteKit sends it as a GroupInfo extension (type ``extensionType``) only with
-/// `outOfBand`, when the tree travels in chunk events (PROTOCOL §5.10); an inline tree stays the
+/// `outOfBand`, when the tree travels in chunk events (PROTOCOL §5.11); an inline tree stays the
 /// RFC 9420 `ratchet_tree` extension MDK expects.
 ///
 /// ```
@@ -15,7 +15,7 @@ import InviteKitCrypto
 /// ```
 public enum RatchetTreeOption: Hashable, Sendable, TLSCodable {
     /// The draft names no extension type; this one is from the private-use range (RFC 9420 §17.3),
-    /// next to Marmot's 0xf2ee (PROTOCOL §5.10).
+    /// next to Marmot's 0xf2ee (PROTOCOL §5.11).
     public static let extensionType: UInt16 = 0xf2ef
     /// The `SignWithLabel` label of `tree_signature` (RFC 9420 §5.1.2).
     public static let signatureLabel = "RatchetTreeSignature"
@@ -61,7 +61,7 @@ public enum RatchetTreeOption: Hashable, Sendable, TLSCodable {
     /// As a GroupInfo extension.
     public var asExtension: MLSExtension { MLSExtension(type: Self.extensionType, data: tlsSerialized) }
 
-    /// What `tree_signature` signs (the draft leaves it open; PROTOCOL §5.10):
+    /// What `tree_signature` signs (the draft leaves it open; PROTOCOL §5.11):
     /// `struct { opaque group_id<V>; uint64 epoch; opaque tree_hash<V>; } RatchetTreeTBS;`
     public static func treeTBS(groupID: [UInt8], epoch: UInt64, treeHash: [UInt8]) -> [UInt8] {
         var w = TLSWriter(capacity: 96)

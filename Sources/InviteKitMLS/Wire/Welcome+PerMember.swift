@@ -1,4 +1,4 @@
-/// Per-member Welcomes (PROTOCOL §5.10). `secrets` is not covered by the GroupInfo signature
+/// Per-member Welcomes (PROTOCOL §5.11). `secrets` is not covered by the GroupInfo signature
 /// (RFC 9420 §12.4.3.1: the signature is inside `encrypted_group_info`, and each
 /// `EncryptedGroupSecrets` only binds `encrypted_group_info` as its HPKE context), so a Welcome
 /// holding the same `encrypted_group_info` and a subset of `secrets` is a valid Welcome for the
