@@ -3,7 +3,7 @@ import InviteKitCrypto
 import InviteKitNostr
 import InviteKitMLS
 
-/// MDK 0.8.0 and per-member Welcomes (PROTOCOL §5.10). MDK keeps a Welcome rumor only when its
+/// MDK 0.8.0 and per-member Welcomes (PROTOCOL §5.11). MDK keeps a Welcome rumor only when its
 /// JSON is at most 100 KiB, and opens gift wraps with nostr-sdk, whose NIP-44 takes at most 65,535
 /// plaintext bytes: a gift-wrapped Welcome reaches MDK only while its seal is that small.
 final class MDKLargeGroupWelcomeTests: XCTestCase {

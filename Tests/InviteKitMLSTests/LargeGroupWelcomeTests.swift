@@ -3,7 +3,7 @@ import InviteKitCrypto
 import InviteKitNostr
 @testable import InviteKitMLS
 
-/// PROTOCOL §5.10 on `MarmotGroup<MLSGroupState>`: the event budget, per-member Welcomes, the
+/// PROTOCOL §5.11 on `MarmotGroup<MLSGroupState>`: the event budget, per-member Welcomes, the
 /// ratchet tree out of band in chunk events, and the add planner.
 final class LargeGroupWelcomeTests: XCTestCase {
     typealias G = MarmotGroup<MLSGroupState>

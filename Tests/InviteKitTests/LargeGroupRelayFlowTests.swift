@@ -2,7 +2,7 @@ import InviteKit
 import XCTest
 import InviteKitTestSupport
 
-/// Large-group relay flows (PROTOCOL §5.10) over in-memory relays that refuse events over 65,536
+/// Large-group relay flows (PROTOCOL §5.11) over in-memory relays that refuse events over 65,536
 /// bytes: the commit, the tree chunks, then the per-member Welcomes; the joiner fetches the chunks
 /// and joins; missing chunks keep the KeyPackage.
 final class LargeGroupRelayFlowTests: XCTestCase {

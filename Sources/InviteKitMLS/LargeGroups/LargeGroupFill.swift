@@ -5,8 +5,8 @@
 /// give it a key (its path secret must stay within the subtree, and a non-blank parent must be
 /// parent-hash valid from a leaf below it, RFC 9420 §7.9.2), so the admin cannot fill the tree for
 /// everyone. The rule, within RFC 9420: the tree is cut into blocks of ``blockLeaves`` leaves; a
-/// member who joins as the highest occupied leaf of its block while the block's root is blank or
-/// lists unmerged leaves makes one self-update right after joining. Then every node at the block
+/// member who joins as the highest occupied leaf of its block while the block's root resolves to
+/// more than one node (blank, or with unmerged leaves) makes one self-update right after joining. Then every node at the block
 /// level and above has a key its subtree knows, and any path commit encrypts to at most
 /// `blockLeaves - 1` leaves inside its own block plus about one node per level above.
 public enum LargeGroupFill {
@@ -22,8 +22,9 @@ public enum LargeGroupFill {
         guard (start..<end).reversed().first(where: { tree.leaf($0) != nil }) == leaf else { return false }
         let x = TreeMath.nodeIndex(leaf: leaf)
         let blockRoot = (x & ~((UInt32(1) << (blockLevel + 1)) - 1)) | ((UInt32(1) << blockLevel) - 1)
-        guard case let .parent(p)? = tree[node: blockRoot] else { return true }
-        return !p.unmergedLeaves.isEmpty
+        // One node (with no unmerged leaves) covers the block's members: nothing to fill. A blank
+        // root above a half with no members resolves to that half's root, which is as good.
+        return tree.resolution(of: blockRoot).count > 1
     }
 
     /// How many HPKE ciphertexts a path commit from `leaf` encrypts (the sum of its copath
