@@ -38,6 +38,8 @@ let package = Package(
         .target(name: "InviteKitStore", dependencies: ["InviteKitNostr", "InviteKitCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
         // Killed by a fail point inside a transaction by the store's crash tests.
         .executableTarget(name: "invitekit-store-crash", dependencies: ["InviteKitStore"], path: "Tests/InviteKitStoreCrash"),
+        // An app on InviteKit's public API only, killed and restarted by the node process tests.
+        .executableTarget(name: "invitekit-node-app", dependencies: ["InviteKit"], path: "Tests/InviteKitNodeApp"),
         // Layer 4: content types, sealed kinds, join flow, the node; re-exports the layers below.
         .target(name: "InviteKit", dependencies: ["InviteKitInvites", "InviteKitMLS", "InviteKitRelay", "InviteKitNostr", "InviteKitCrypto", "InviteKitStore"]),
         // Not library: vector suite runners (one result type), the demo story, the relay bench.

@@ -25,6 +25,8 @@ let targets: [(name: String, deps: [String], local: [String])] = [
     ("fuzz-mls-commit", ["InviteKitMLS"], ["EngineFixture"]),
     ("fuzz-marmot-group-data", ["InviteKitMLS"], ["EngineFixture"]),
     ("fuzz-group-event", ["InviteKitMLS", "InviteKitNostr"], ["EngineFixture"]),
+    // The node's inbound path over a durable store (issue 20).
+    ("fuzz-node-inbound", ["InviteKit"], []),
 ]
 
 let harness: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]

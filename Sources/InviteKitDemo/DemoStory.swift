@@ -21,7 +21,7 @@ public enum DemoStory {
         let ben = GroupParticipant(name: "Ben", key: Secp256k1.PrivateKey(using: rng), pool: pool, rng: rng)
         let dee = GroupParticipant(name: "Dee", key: Secp256k1.PrivateKey(using: rng), pool: pool, rng: rng)
         let eve = GroupParticipant(name: "Eve", key: Secp256k1.PrivateKey(using: rng), pool: pool, rng: rng)
-        let processor = JoinRequestProcessor(inviter: ada.key, consumedTags: InMemoryConsumedTagStore(), rng: rng)
+        let processor = InMemoryInviter(inviter: ada.key, consumedTags: InMemoryConsumedTagStore(), rng: rng)
 
         // 1. Ada creates a group and adds Ben from his KeyPackage.
         var hosted = try HostedGroup.create(creator: ada.key, name: "Book club", relays: pool.urls, rng: rng)

@@ -8,7 +8,7 @@ import InviteKitNostr
 public enum VectorSuiteRegistry {
     /// Every declaration, family by family; adding a suite means declaring it with its runner.
     public static let declarations: [VectorSuiteDeclaration] = NostrVectorSuites.declarations + InviteVectorSuites.declarations
-        + MLSVectorSuites.declarations + ContentVectorSuites.declarations
+        + MLSVectorSuites.declarations + ContentVectorSuites.declarations + MarmotInteropVectorSuites.declarations
 
     /// Runs every suite and holds each to its declaration.
     public static func run(directory: String) -> [VectorSuiteResult] {
@@ -16,7 +16,51 @@ public enum VectorSuiteRegistry {
             + InviteVectorSuites.run(directory: directory)
             + MLSVectorSuites.results(directory: directory)
             + ContentVectorSuites.run(directory: directory)
-        return enforce(ran, directory: directory, declarations: declarations)
+            + MarmotInteropVectorSuites.run(directory: directory)
+        return enforce(ran, directory: directory, declarations: declarations) + [inventory(directory: directory, declarations: declarations)]
+    }
+
+    /// The reference-only list: `vectors/SOURCES.md`.
+    public static let referenceList = "SOURCES.md"
+
+    /// The `vectors-inventory` result: one case per file under `directory`. A file passes when a
+    /// declared suite reads it, or when `SOURCES.md` lists it as reference-only (a line
+    /// `` - `path` — reason ``); any other file fails, so a vector nobody checks cannot sit
+    /// there looking verified. A listed file that does not exist fails too.
+    package static func inventory(directory: String, declarations: [VectorSuiteDeclaration]) -> VectorSuiteResult {
+        var r = VectorSuiteResult(suite: "vectors-inventory")
+        let declared = Set(declarations.flatMap(\.files))
+        let reference = referenceOnly(directory: directory)
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return .unreadable(r.suite, "cannot list \(directory)") }
+        var found = Set<String>()
+        for case let relative as String in walker {
+            var st = stat()
+            guard lstat(directory + "/" + relative, &st) == 0, st.st_mode & S_IFMT != S_IFDIR else { continue }
+            found.insert(relative)
+        }
+        for relative in found.sorted() {
+            if relative == referenceList { continue }
+            r.record(relative, declared.contains(relative) || reference[relative] != nil
+                     ? nil : "belongs to no declared suite and is not listed as reference-only in \(referenceList)")
+        }
+        for relative in reference.keys.sorted() where !found.contains(relative) {
+            r.record(relative, "listed in \(referenceList) but missing")
+        }
+        return r
+    }
+
+    /// `path → reason` for every `` - `path` — reason `` line of `SOURCES.md`.
+    static func referenceOnly(directory: String) -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: directory + "/" + referenceList) else { return [:] }
+        var out = [String: String]()
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let t = line.trimmingCharacters(in: .whitespaces)
+            guard t.hasPrefix("- `"), let end = t.dropFirst(3).firstIndex(of: "`") else { continue }
+            let path = String(t[t.index(t.startIndex, offsetBy: 3)..<end])
+            let reason = t[t.index(after: end)...].trimmingCharacters(in: CharacterSet(charactersIn: " —-:"))
+            if !path.isEmpty && !reason.isEmpty { out[path] = reason }
+        }
+        return out
     }
 
     /// Holds `results` to `declarations`, in declaration order, undeclared suites last.

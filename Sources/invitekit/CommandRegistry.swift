@@ -21,5 +21,6 @@ enum CommandRegistry {
         NodeJoinCommand.self,
         NodeGroupCommand.self,
         NodeInviteCommand.self,
+        DoctorCommand.self,
     ]
 }

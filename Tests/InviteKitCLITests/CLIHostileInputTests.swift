@@ -34,7 +34,7 @@ final class CLIHostileInputTests: XCTestCase {
             try assertUsageError(["invite", "qr", "whistle://invite/x", "--scale", v], mentions: "--scale")
         }
         for v in ["0", "18446744073709551615", "18446744071914127000", "34560001"] {
-            try assertUsageError(["keypackage", "create", "--secret-key", sk, "--lifetime", v], mentions: "--lifetime must be 1...34560000")
+            try assertUsageError(["keypackage", "create", "--secret-key", sk, "--lifetime", v], mentions: "--lifetime <lifetime>': must be within 1...34560000")
         }
         try assertUsageError(["keypackage", "verify", "--now", "-1"], mentions: "--now")
         try assertUsageError(["keypackage", "verify", "--skew", "18446744073709551615"], mentions: "--skew")
@@ -61,7 +61,7 @@ final class CLIHostileInputTests: XCTestCase {
     func testExpiresInNamesTheRealCap() throws {
         let r = try CLI.run(["invite", "create", "--secret-key", sk, "--group-id", "g", "--relay", "wss://r.example", "--expires-in", "100000000000"])
         XCTAssertEqual(r.status, 64)
-        XCTAssertTrue(r.err.contains("100 years"), r.err)
+        XCTAssertTrue(r.err.contains("must be within 1...3153600000"), r.err)
     }
 
     // MARK: Standard streams

@@ -22,11 +22,27 @@ final class ValidationTests: XCTestCase {
         XCTAssertEqual(r.singleUse, .passed)
         XCTAssertEqual(r.verdicts.map(\.check), [.signature, .inviteExpiry, .conversation, .conversationExpiry, .revocation, .singleUse])
         XCTAssertEqual(r.verdicts.map(\.outcome), [.passed, .passed, .skipped, .passed, .passed, .passed])
-        XCTAssertTrue(try store.consume(InviteValidator.consumedKey(creator: TestKeys.creator.publicKey, tag: "AAAAAAAAAA")))
+        XCTAssertTrue(try store.consume(InviteValidator.consumedKey(creator: TestKeys.creator.publicKey, invite: inv)))
         let again = InviteValidator.validate(inv, context: .init(now: now, store: store))
         XCTAssertEqual(again.error?.code, .inviteAlreadyUsed)
         XCTAssertEqual(again.error?.message, "This invite was already used")
         XCTAssertFalse(again.error!.isRetryable)
+    }
+
+    /// Single use is per invite (PROTOCOL §3.7): two single-use invites with one tag are used up
+    /// independently; a consumption recorded by tag before schema 4 still covers every invite
+    /// of that tag.
+    func testSingleUseIsPerInviteAndLegacyTagRowsStillCount() throws {
+        let first = try invite(InviteOptions(singleUse: true, tag: "AAAAAAAAAA"))
+        let second = try SignedInvite.create(conversationID: "group-1", creator: TestKeys.creator,
+                                             options: InviteOptions(singleUse: true, tag: "AAAAAAAAAA"), using: SeededRandom(seed: 4))
+        XCTAssertNotEqual(first.payloadBytes, second.payloadBytes)
+        let store = InMemoryConsumedTagStore()
+        XCTAssertTrue(try store.consume(InviteValidator.consumedKey(creator: TestKeys.creator.publicKey, invite: first)))
+        XCTAssertEqual(InviteValidator.validate(first, context: .init(now: now, store: store)).error?.code, .inviteAlreadyUsed)
+        XCTAssertTrue(InviteValidator.validate(second, context: .init(now: now, store: store)).isValid)
+        XCTAssertTrue(try store.consume(InviteValidator.legacyConsumedKey(creator: TestKeys.creator.publicKey, tag: "AAAAAAAAAA")))
+        XCTAssertEqual(InviteValidator.validate(second, context: .init(now: now, store: store)).error?.code, .inviteAlreadyUsed)
     }
 
     func testEachFailure() throws {
@@ -58,7 +74,7 @@ final class ValidationTests: XCTestCase {
         XCTAssertEqual(r.error?.message, "This invite is invalid")
         XCTAssertEqual(r.inviteExpiry, .skipped)
         XCTAssertEqual(r.singleUse, .skipped)
-        XCTAssertFalse(try store.isConsumed(InviteValidator.consumedKey(creator: TestKeys.creator.publicKey, tag: inv.payload.tag)))
+        XCTAssertFalse(try store.isConsumed(InviteValidator.consumedKey(creator: TestKeys.creator.publicKey, invite: inv)))
     }
 
     /// Validation only reads the store: passing or failing, it never consumes (the join flow
@@ -66,7 +82,7 @@ final class ValidationTests: XCTestCase {
     func testValidationNeverConsumes() throws {
         let inv = try invite(InviteOptions(singleUse: true, tag: "OldTag0000"))
         let store = InMemoryConsumedTagStore()
-        let key = InviteValidator.consumedKey(creator: TestKeys.creator.publicKey, tag: "OldTag0000")
+        let key = InviteValidator.consumedKey(creator: TestKeys.creator.publicKey, invite: inv)
         let r = InviteValidator.validate(inv, context: .init(now: now, currentTag: "NewTag0000", store: store))
         XCTAssertEqual(r.error?.code, .inviteRevoked)
         for _ in 0..<2 { XCTAssertTrue(InviteValidator.validate(inv, context: .init(now: now, store: store)).isValid) }

@@ -83,8 +83,8 @@ final class EngineHostileInputTests: XCTestCase {
         let f = try fixture()
         let w = try tamperedWelcome(f, resign: true) { info in
             var tree = try! RatchetTree(tlsSerialized: info.extensions[0].data)
-            let i = tree.nodes.firstIndex { if case .parent = $0 { return true } else { return false } }!
-            guard case .parent(var p) = tree.nodes[i] else { return }
+            let i = tree.nodes.firstIndex { $0?.parentNode != nil }!
+            guard var p = tree.nodes[i]?.parentNode else { return }
             p.parentHash = [UInt8](repeating: 7, count: 32)
             tree.setNode(UInt32(i), .parent(p))
             info.extensions = [RatchetTreeExtension.fromTree(tree)]
@@ -130,8 +130,8 @@ final class EngineHostileInputTests: XCTestCase {
             XCTAssertNotNil(code { _ = try MLSGroupState(serialized: SecureBytes(copying: Array(bytes[0..<n]))) }, "prefix \(n)")
         }
         var wrongVersion = bytes
-        wrongVersion[0] = 2
-        XCTAssertEqual(code { _ = try MLSGroupState(serialized: SecureBytes(copying: wrongVersion)) }, .invalidValue)
+        wrongVersion[0] = 3
+        XCTAssertEqual(code { _ = try MLSGroupState(serialized: SecureBytes(copying: wrongVersion)) }, .unsupportedVersion)
     }
 
     func testInvalidProposalListsRefused() throws {

@@ -44,7 +44,7 @@ final class TreeKEMTests: XCTestCase {
         let index = t.addLeaf(leaf)
         XCTAssertEqual(index, 5)
         XCTAssertEqual(t.leafCount, 8)
-        if case .parent(let root)? = t[node: 7] { XCTAssertEqual(root.unmergedLeaves, [5]) } else { XCTFail("root blank") }
+        if let root = t[node: 7]?.parentNode { XCTAssertEqual(root.unmergedLeaves, [5]) } else { XCTFail("root blank") }
         XCTAssertNil(t[node: 9])
         XCTAssertEqual(t.resolution(of: 7), [7, 10])
         XCTAssertEqual(t.resolution(of: 11), [8, 10])

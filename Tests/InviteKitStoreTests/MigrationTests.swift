@@ -53,7 +53,7 @@ final class MigrationTests: XCTestCase {
             // v2 has no pending_approvals table yet.
             XCTAssertThrowsError(try v2.read { tx in try tx.pendingApprovals.all() })
         }
-        let migrated = try Store.open(path: path)
+        let migrated = try Store.open(path: path, migrateTo: 3)
         XCTAssertEqual(try migrated.schemaVersion(), 3)
         try migrated.write { tx in
             XCTAssertEqual(try tx.pendingJoins.get(id: "j1")?.inviteURL, "u")
@@ -71,8 +71,51 @@ final class MigrationTests: XCTestCase {
             try tx.pendingApprovals.reopen(commitEventID: "c")
             XCTAssertEqual(try tx.pendingApprovals.get(requestID: "r1")?.status, .waiting)
         }
-        let again = try Store.open(path: path)
+        let again = try Store.open(path: path, migrateTo: 3)
         XCTAssertEqual(try again.raw { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM schema_migrations") }, 3)
+    }
+
+    /// Schema 4 (PROTOCOL §3.7, §11.3): consumed keys recorded per tag keep counting for their
+    /// tag under an explicit `:tag:` key, invites get their own ids, messages a local sequence.
+    func testVersionThreeDatabaseMovesToPerInviteSingleUseKeepingItsRows() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("v3.sqlite")
+        let creator = String(repeating: "ab", count: 32)
+        do {
+            let v3 = try Store.open(path: path, migrateTo: 3)
+            try v3.raw { db in
+                try db.execute(sql: "INSERT INTO consumed_tags(key, request_id, consumed_at) VALUES (?, 'r', 1)", arguments: [creator + ":OldTag0000"])
+                try db.execute(sql: """
+                    INSERT INTO groups(id, nostr_group_id, name, engine, engine_version, state, epoch, current_tag, relays, updated_at)
+                    VALUES ('g', 'n', NULL, 'e', 1, x'', 0, 'OldTag0000', '', 1)
+                    """)
+                try db.execute(sql: """
+                    INSERT INTO invites(tag, group_id, format, url, single_use, expires_at, created_at, revoked_at)
+                    VALUES ('OldTag0000', 'g', 'signed', 'u', 1, NULL, 1, NULL)
+                    """)
+                try db.execute(sql: """
+                    INSERT INTO messages(event_id, group_id, sender, created_at, kind, content, outgoing, status)
+                    VALUES ('b', 'g', x'01', 5, 9, 'b', 0, 'received'), ('a', 'g', x'01', 5, 9, 'a', 0, 'received')
+                    """)
+            }
+        }
+        let v4 = try Store.open(path: path)
+        XCTAssertEqual(try v4.schemaVersion(), Schema.currentVersion)
+        let legacy = try v4.read { tx in try tx.consumedTags.isConsumed(creator + ":tag:OldTag0000") }
+        let unconverted = try v4.read { tx in try tx.consumedTags.isConsumed(creator + ":OldTag0000") }
+        let inviteIDs = try v4.read { tx in try tx.invites.forGroup("g").map(\.id) }
+        let order = try v4.read { tx in try tx.messages.history(groupID: "g").map(\.eventID) }
+        XCTAssertTrue(legacy)
+        XCTAssertFalse(unconverted)
+        XCTAssertEqual(inviteIDs, ["OldTag0000"])
+        // Existing rows keep the order they were stored in.
+        XCTAssertEqual(order, ["b", "a"])
+        let second = StoredInvite(id: "second", tag: "OldTag0000", groupID: "g", format: .signed, url: "u2", singleUse: true,
+                                  expiresAt: nil, createdAt: 2)
+        try v4.write { tx in try tx.invites.insert(second) }
+        let consumed = try v4.write { tx in try tx.consumedTags.consume(creator + ":invite:" + String(repeating: "00", count: 32), now: 3) }
+        XCTAssertTrue(consumed)
+        XCTAssertEqual(try v4.read { tx in try tx.invites.forGroup("g").count }, 2, "many invites per tag")
     }
 
     func testWALAndPragmasOnDisk() throws {

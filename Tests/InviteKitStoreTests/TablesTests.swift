@@ -92,9 +92,13 @@ final class TablesTests: XCTestCase {
             XCTAssertFalse(try tx.messages.insert(m("a", 99)))
         }
         let all = try store.read { tx in try tx.messages.history(groupID: "g") }
-        XCTAssertEqual(all.map(\.eventID), ["d", "b", "c", "a"])
-        let after = try store.read { tx in try tx.messages.history(groupID: "g", after: (5, "b")) }
-        XCTAssertEqual(after.map(\.eventID), ["c", "a"])
+        // Within one second, the order of arrival (the local sequence), not the event id.
+        XCTAssertEqual(all.map(\.eventID), ["d", "c", "b", "a"])
+        XCTAssertEqual(all.map(\.sequence), [4, 1, 3, 2])
+        let after = try store.read { tx in try tx.messages.history(groupID: "g", after: (5, 1)) }
+        XCTAssertEqual(after.map(\.eventID), ["b", "a"])
+        let before = try store.read { tx in try tx.messages.history(groupID: "g", before: (7, 2), limit: 2) }
+        XCTAssertEqual(before.map(\.eventID), ["c", "b"])
         XCTAssertEqual(try store.read { tx in try tx.messages.count(groupID: "g") }, 4)
     }
 

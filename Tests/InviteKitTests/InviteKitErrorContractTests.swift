@@ -12,11 +12,11 @@ final class InviteKitErrorContractTests: XCTestCase {
             XCTAssertFalse(code.title.isEmpty); XCTAssertFalse(code.message.isEmpty)
             XCTAssertLessThan(code.message.count, 80, "messages stay short")
         }
-        XCTAssertEqual(InviteKitError.Code.allCases.count, 20)
+        XCTAssertEqual(InviteKitError.Code.allCases.count, 29)
     }
 
     func testRetryableClassificationTable() {
-        let retryable: Set<InviteKitError.Code> = [.relayUnavailable, .storageUnavailable, .outOfSync, .joinFailed]
+        let retryable: Set<InviteKitError.Code> = [.relayUnavailable, .storageUnavailable, .outOfSync, .joinFailed, .commitPending, .storeLocked, .timedOut]
         for code in InviteKitError.Code.allCases {
             XCTAssertEqual(code.isRetryable, retryable.contains(code), code.rawValue)
         }

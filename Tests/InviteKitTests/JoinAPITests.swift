@@ -105,7 +105,7 @@ final class JoinAPITests: XCTestCase {
     func testNonAdminCannotAdd() async throws {
         let w = try await JoinWorld(seed: 44)
         let ben = w.members[0]
-        let benProcessor = JoinRequestProcessor(inviter: ben.key, consumedTags: InMemoryConsumedTagStore(), rng: w.rng)
+        let benProcessor = InMemoryInviter(inviter: ben.key, consumedTags: InMemoryConsumedTagStore(), rng: w.rng)
         benProcessor.host(HostedGroup(group: try XCTUnwrap(ben.group), currentTag: "x", relays: w.pool.urls))
         let kp = try await w.dee.publishKeyPackage()
         XCTAssertThrowsError(try benProcessor.add(kp, to: w.hosted.conversationID)) {

@@ -60,7 +60,7 @@ final class JoinEndToEndTests: XCTestCase {
         var client = JoinClient(key: w.dee.key, keyPackages: w.dee.keyPackages, rng: w.rng)
         _ = try await w.deeRequests(url, client: &client, at: w.now)
         w.now += 120
-        let late = JoinRequestProcessor(inviter: w.ada.key, consumedTags: w.consumed, clock: { [now = w.now] in now }, rng: w.rng)
+        let late = InMemoryInviter(inviter: w.ada.key, consumedTags: w.consumed, clock: { [now = w.now] in now }, rng: w.rng)
         late.host(w.hosted)
         let decisions = await w.ada.catchUpWraps().succeeded.map { late.process($0) }
         guard case .dropped(let e)? = decisions.first else { return XCTFail("\(decisions)") }

@@ -12,7 +12,7 @@ final class JoinWorld {
     let members: [GroupParticipant]
     let dee: GroupParticipant
     let consumed = InMemoryConsumedTagStore()
-    let processor: JoinRequestProcessor
+    let processor: InMemoryInviter
     var hosted: HostedGroup
     var now: Int64 = UnixTime.now()
 
@@ -25,7 +25,7 @@ final class JoinWorld {
         self.ada = ada
         members = ["Ben", "Cy", "Dan"].map { GroupParticipant(name: $0, key: Secp256k1.PrivateKey(using: rng), pool: pool, rng: rng) }
         dee = GroupParticipant(name: "Dee", key: Secp256k1.PrivateKey(using: rng), pool: pool, rng: rng)
-        processor = JoinRequestProcessor(inviter: ada.key, consumedTags: consumed, rng: rng)
+        processor = InMemoryInviter(inviter: ada.key, consumedTags: consumed, rng: rng)
         hosted = try HostedGroup.create(creator: ada.key, name: nil, relays: pool.urls, rng: rng)
         ada.group = hosted.group
         processor.host(hosted)

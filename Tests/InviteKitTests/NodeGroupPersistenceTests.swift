@@ -18,11 +18,11 @@ final class NodeGroupPersistenceTests: XCTestCase {
         let home = StoreHome(directory: directory)
         try InviteKitNode.initialize(home: home, relays: ["ws://relay.test"], rng: SeededRandom(seed: 1))
         var node: InviteKitNode? = try InviteKitNode(home: home, clock: { now }, rng: SeededRandom(seed: 2))
-        let group = try await node!.createGroup(name: "book club")
-        _ = try await node!.send(text: "before", groupID: group.conversationID)
+        let group = try await node!.createHostedGroup(name: "book club")
+        _ = try await node!.send("before", to: group.conversationID)
         let row = try XCTUnwrap(try node!.store.read { tx in try tx.groups.get(id: group.conversationID) })
         XCTAssertEqual(row.engine, "marmot-mls")
-        XCTAssertEqual(row.engineVersion, 1)
+        XCTAssertEqual(row.engineVersion, Int(MarmotMLSGroup.serializationVersion))
         XCTAssertGreaterThan(row.state.count, 0)
 
         await node!.shutdown()
@@ -35,7 +35,7 @@ final class NodeGroupPersistenceTests: XCTestCase {
         XCTAssertEqual(back.name, "book club")
         XCTAssertEqual(back.group.epoch, group.group.epoch)
         XCTAssertTrue(back.group.isAdmin)
-        let sent = try await restarted.send(text: "after", groupID: group.conversationID)
+        let sent = try await restarted.sendMessage(text: "after", groupID: group.conversationID)
         XCTAssertEqual(sent.content, "after")
     }
 

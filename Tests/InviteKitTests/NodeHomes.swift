@@ -15,7 +15,13 @@ final class NodeHomes: @unchecked Sendable {
     func node(_ name: String, seed: UInt64, initialize: Bool = true) throws -> InviteKitNode {
         if initialize { try InviteKitNode.initialize(home: home(name), relays: [relay.url], rng: SeededRandom(seed: seed)) }
         let now = self.now
-        return try InviteKitNode(home: home(name), clock: { now }, rng: SeededRandom(seed: seed + 100))
+        return try InviteKitNode(home: home(name), configuration: runtime, clock: { now }, rng: SeededRandom(seed: seed + 100))
+    }
+
+    /// Nodes whose ``InviteKitNode/run()`` reaches this test's in-memory relay.
+    var runtime: InviteKitNode.Configuration {
+        let relay = self.relay
+        return InviteKitNode.Configuration(relayTimeout: .seconds(5), idleInterval: .milliseconds(100), connector: { _ in relay })
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: root) }

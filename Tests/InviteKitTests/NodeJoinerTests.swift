@@ -4,7 +4,7 @@ import InviteKitTestSupport
 @testable import InviteKit
 
 /// Two nodes over the in-memory relay: the joiner node's join ends in `joined`, a second joiner
-/// node using the same single-use invite gets `joinFailed` with the raw error.
+/// node using the same single-use invite gets `joinRefused` with the raw error and its mapped code.
 final class NodeJoinerTests: XCTestCase {
     func testJoinerNodesJoinOnceAndTheSecondIsRefused() async throws {
         let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-nodes-\(UUID().uuidString)")
@@ -20,7 +20,8 @@ final class NodeJoinerTests: XCTestCase {
         let ada = try node("ada", seed: 1)
         let dee = try node("dee", seed: 2)
         let eve = try node("eve", seed: 3)
-        let group = try await ada.createGroup(name: "club")
+        let eveEvents = eve.events()
+        let group = try await ada.createHostedGroup(name: "club")
         let adaKey = try IdentityKeyFile.read(from: ada.home.identityKeyPath).withUnsafeBytes { try Secp256k1.PrivateKey(rawRepresentation: $0) }
         let url = try SignedInvite.create(conversationID: group.conversationID, creator: adaKey,
                                           options: InviteOptions(relays: [relay.url], expiresAtUnix: now + 3600, conversationExpiresAtUnix: nil,
@@ -46,7 +47,11 @@ final class NodeJoinerTests: XCTestCase {
         XCTAssertEqual(eveJoins.first?.errorType, InviteJoinError.ErrorType.singleUseConsumed.rawValue)
         await eve.shutdown()
         var failures: [InviteJoinError] = []
-        for await event in eve.events { if case .joinFailed(let e) = event { failures.append(e) } }
+        var mapped: [InviteKitError] = []
+        for await event in eveEvents {
+            if case .joinRefused(_, let e, let error) = event { failures.append(e); mapped.append(error) }
+        }
+        XCTAssertEqual(mapped.map(\.code), [.inviteAlreadyUsed])
         XCTAssertEqual(failures.map(\.errorType), [.singleUseConsumed])
         XCTAssertEqual(failures.first?.userFacingMessage, InviteJoinError.ErrorType.singleUseConsumed.userFacingMessage)
     }

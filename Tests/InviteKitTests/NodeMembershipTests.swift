@@ -28,7 +28,7 @@ final class NodeMembershipTests: XCTestCase {
         var ada: InviteKitNode! = try homes.node("ada", seed: 1)
         let dee = try homes.node("dee", seed: 2)
         let fay = try homes.node("fay", seed: 3)
-        let group = try await ada.createGroup(name: "club")
+        let group = try await ada.createHostedGroup(name: "club")
         let id = group.conversationID
         let url = try await ada.createInvite(groupID: id, singleUse: false, expiresIn: 3600).url
 
@@ -61,8 +61,8 @@ final class NodeMembershipTests: XCTestCase {
         do {
             _ = try await dee.selfUpdate(groupID: id)
             XCTFail("a second Commit while one is in flight")
-        } catch let e as InviteKitError {
-            XCTAssertEqual(e.underlyingCode, "commit_pending")
+        } catch {
+            XCTAssertEqual(error.code, .commitPending)
         }
         try await dee.flushOutbound(to: [homes.relay])
         XCTAssertEqual(try dee.store.read { tx in try tx.pendingCommits.get(commitEventID: update)?.status }, .confirmed)
@@ -103,7 +103,7 @@ final class NodeMembershipTests: XCTestCase {
     func testAJoinWhoseCommitNoRelayStoresIsAnsweredAndLeavesTheInviteUnused() async throws {
         let pool = RelayPool([homes.relay])
         let ada = try homes.node("ada", seed: 1), dee = try homes.node("dee", seed: 2)
-        let group = try await ada.createGroup(name: "club")
+        let group = try await ada.createHostedGroup(name: "club")
         let url = try await ada.createInvite(groupID: group.conversationID, singleUse: true, expiresIn: 3600).url
         await homes.relay.setPolicy { $0.kind == 445 ? .reject("blocked: no group events here") : .accept }
 
@@ -132,18 +132,18 @@ final class NodeMembershipTests: XCTestCase {
 
     func testRemoveRefusalsAreTyped() async throws {
         let ada = try homes.node("ada", seed: 1)
-        let group = try await ada.createGroup(name: "club")
+        let group = try await ada.createHostedGroup(name: "club")
         do {
             _ = try await ada.removeMember(ada.publicKey.rawRepresentation, groupID: group.conversationID)
             XCTFail("an admin removing itself")
-        } catch let e as InviteKitError {
-            XCTAssertEqual(e.underlyingCode, "remove_self_use_leave")
+        } catch {
+            XCTAssertEqual(error.underlyingCode, "remove_self_use_leave")
         }
         do {
             _ = try await ada.removeMember(Array(repeating: 7, count: 32), groupID: group.conversationID)
             XCTFail("removing a stranger")
-        } catch let e as InviteKitError {
-            XCTAssertEqual(e.underlyingCode, "not_a_member")
+        } catch {
+            XCTAssertEqual(error.code, .notAMember)
         }
         XCTAssertTrue(try ada.store.read { tx in try tx.pendingCommits.waiting() }.isEmpty, "a refusal leaves no row")
     }

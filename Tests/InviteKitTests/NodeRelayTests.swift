@@ -15,7 +15,7 @@ final class NodeRelayTests: XCTestCase {
         let home = StoreHome(directory: directory)
         try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: 1))
         var node: InviteKitNode? = try InviteKitNode(home: home, clock: { now }, rng: SeededRandom(seed: 2))
-        let group = try await node!.createGroup(name: "club")
+        let group = try await node!.createHostedGroup(name: "club")
         let inviterKey = try IdentityKeyFile.read(from: home.identityKeyPath).withUnsafeBytes { try Secp256k1.PrivateKey(rawRepresentation: $0) }
         let url = try SignedInvite.create(conversationID: group.conversationID, creator: inviterKey,
                                           options: InviteOptions(relays: [relay.url], expiresAtUnix: now + 3600, conversationExpiresAtUnix: nil,

@@ -25,9 +25,9 @@ final class NodeTests: XCTestCase {
         let home = StoreHome(directory: directory)
         try InviteKitNode.initialize(home: home, relays: ["ws://relay.test"], rng: SeededRandom(seed: 1))
         var node: InviteKitNode? = try InviteKitNode(home: home, clock: { now }, rng: SeededRandom(seed: 2))
-        XCTAssertThrowsError(try InviteKitNode(home: home)) { XCTAssertEqual(($0 as? StoreError)?.code, .locked) }
+        XCTAssertThrowsError(try InviteKitNode(home: home)) { XCTAssertEqual(($0 as? InviteKitError)?.code, .storeLocked) }
 
-        let group = try await node!.createGroup(name: "book club")
+        let group = try await node!.createHostedGroup(name: "book club")
         let inviter = try XCTUnwrap(try SecureBytes(copying: [UInt8](Data(contentsOf: URL(fileURLWithPath: home.identityKeyPath)))).withUnsafeBytes {
             try Secp256k1.PrivateKey(rawRepresentation: $0)
         })

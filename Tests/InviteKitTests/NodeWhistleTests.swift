@@ -29,7 +29,7 @@ final class NodeWhistleTests: XCTestCase {
         var ada: InviteKitNode! = try homes.node("ada", seed: 1)
         let dee = try homes.node("dee", seed: 2)
         let fay = try homes.node("fay", seed: 3)
-        let group = try await ada.createGroup(name: "club")
+        let group = try await ada.createHostedGroup(name: "club")
         let id = group.conversationID
 
         // The code names the group's relay, ada and the group's Nostr id; recorded as `whistle`.
@@ -39,7 +39,7 @@ final class NodeWhistleTests: XCTestCase {
         XCTAssertEqual(code.relay, homes.relay.url)
         XCTAssertEqual(code.inviterKey, ada.publicKey)
         XCTAssertEqual(code.groupId, group.nostrGroupID)
-        let row = try ada.store.read { tx in try tx.invites.get(tag: "whistle:" + group.nostrGroupID) }
+        let row = try ada.store.read { tx in try tx.invites.get(id: "whistle:" + group.nostrGroupID) }
         XCTAssertEqual(row?.format, .whistle)
         XCTAssertEqual(row?.url, invite.url)
 
@@ -51,6 +51,7 @@ final class NodeWhistleTests: XCTestCase {
         try await dee.flushOutbound(to: [homes.relay])
         _ = try await fay.startJoin(invite: invite.url)
         try await fay.flushOutbound(to: [homes.relay])
+        let adaEvents = ada.events()
         let decisions = try await ada.catchUp(pool: pool)
         XCTAssertEqual(decisions.count, 2)
         XCTAssertTrue(decisions.allSatisfy { if case .needsApproval = $0 { return true } else { return false } }, "\(decisions)")
@@ -62,7 +63,7 @@ final class NodeWhistleTests: XCTestCase {
         }
         await ada.shutdown()
         var asked: [[UInt8]] = []
-        for await event in ada.events { if case .approvalRequested(let g, let m, _) = event, g == id { asked.append(m) } }
+        for await event in adaEvents { if case .approvalRequested(let g, let m, _) = event, g == id { asked.append(m) } }
         XCTAssertEqual(Set(asked), [dee.publicKey.rawRepresentation, fay.publicKey.rawRepresentation])
 
         // Restart: the requests are still listed (also without the lock), and not decided again.
@@ -98,7 +99,7 @@ final class NodeWhistleTests: XCTestCase {
         let (members, epoch) = try await ada.members(groupID: id)
         XCTAssertEqual(Set(members.map(\.publicKey)), [ada.publicKey.rawRepresentation, dee.publicKey.rawRepresentation])
         XCTAssertEqual(epoch, 1)
-        let deeEpoch = await dee.memberGroup(id)?.epoch
+        let deeEpoch = try await dee.group(id).epoch
         XCTAssertEqual(deeEpoch, 1)
 
         // A second approval of a member is refused; fay is declined and cannot be approved after.
@@ -112,7 +113,7 @@ final class NodeWhistleTests: XCTestCase {
 
     func testWhistleCannotBeSingleUseOrExpire() async throws {
         let ada = try homes.node("ada", seed: 1)
-        let group = try await ada.createGroup(name: "club")
+        let group = try await ada.createHostedGroup(name: "club")
         await refusal("whistle_no_single_use") {
             _ = try await ada.createInvite(groupID: group.conversationID, format: .whistle, singleUse: true, expiresIn: nil)
         }

@@ -1,49 +1,52 @@
 import XCTest
+import Foundation
 @testable import InviteKit
 
-/// The README's relay example, compiled and run here; the test fails when the README's copy
-/// differs from these lines, so the example cannot rot.
+/// The README's first example (an inviter app and a joiner app on ``InviteKitNode``), compiled
+/// and run here over the in-memory relay; the test fails when the README's copy differs from
+/// these lines, so the example cannot rot.
 final class ReadmeExampleTests: XCTestCase {
-    func example() async throws -> JoinState {
+    static func example(root: String) async throws -> String {
         // README-BEGIN
-        let pool = RelayPool([InMemoryRelay(url: "wss://relay.example")])
-        let ada = Secp256k1.PrivateKey(), dee = Secp256k1.PrivateKey()
+        let relay = InMemoryRelay(url: "wss://relay.example")  // an app omits the connector: WebSocket
+        let config = InviteKitNode.Configuration(connector: { _ in relay })
 
-        // Ada hosts a group and makes an invite for it.
-        let inviter = JoinRequestProcessor(inviter: ada, consumedTags: InMemoryConsumedTagStore())
-        let hosted = try HostedGroup.create(creator: ada, name: "Book club", relays: pool.urls)
-        inviter.host(hosted)
-        let url = try inviter.invite(for: hosted.conversationID).url()
-
-        // Dee checks the invite and sends her KeyPackage and the gift-wrapped join request.
-        var joiner = JoinClient(key: dee, keyPackages: MemoryKeyPackageStore())
-        let request = try joiner.start(invite: url, name: "Dee")
-        for event in [request.keyPackageEvent, request.joinRequest] { _ = await pool.publish(event) }
-
-        // Ada decides; the Welcome goes out only once a relay stored the Commit.
-        let inbox = await GiftWrapCatchUp.run(pool: pool, recipient: ada) { _ in }.batch
-        for gift in inbox.succeeded {
-            switch inviter.process(gift) {
-            case .accepted(let pending):
-                let acks = await pool.publish(pending.event).succeeded.map(\.relay)
-                for welcome in try inviter.confirmPublished(pending, acknowledgedBy: acks) { _ = await pool.publish(welcome) }
-            case .rejected(let reply, _):
-                _ = await pool.publish(reply)
-            default:
-                break  // ignored, dropped, or waiting for an admin's approval
-            }
+        // Each app opens its home (identity, groups and history, in SQLite) and runs its node.
+        func open(_ name: String) throws -> InviteKitNode {
+            let home = StoreHome(directory: root + "/" + name)
+            if !home.exists { try InviteKitNode.initialize(home: home, relays: [relay.url]) }
+            return try InviteKitNode(home: home, configuration: config)
         }
+        let ada = try open("ada"), dee = try open("dee")
+        let runners = [ada, dee].map { node in Task { try await node.run() } }
+        defer { runners.forEach { $0.cancel() } }
 
-        // Dee reads what came back: a Welcome (joined) or a join error (joinFailed).
-        joiner.catchUp(await GiftWrapCatchUp.run(pool: pool, recipient: dee) { _ in }.batch)
-        print(joiner.state)  // joined group … at epoch 1
+        // Ada creates a group and a single-use invite; Dee joins through it.
+        let group = try await ada.createGroup(name: "Book club")
+        let invite = try await ada.createInvite(groupID: group.id, singleUse: true, expiresIn: 3600)
+        let joined = try await dee.join(invite.url, timeout: .seconds(30))  // after the Welcome
+
+        // Dee writes; Ada's app reads it from its event stream (and from history(of:)).
+        let adaEvents = ada.events()
+        try await dee.send("hello ada", to: joined.id)
+        for await event in adaEvents {
+            if case .messageReceived(let message) = event { return message.content }  // "hello ada"
+        }
         // README-END
-        return joiner.state
+        return ""
     }
 
-    func testTheExampleJoins() async throws {
-        guard case .joined(let group) = try await example() else { return XCTFail("the README example did not join") }
-        XCTAssertEqual(group.epoch, 1)
+    func testTheExampleJoinsAndDelivers() async throws {
+        let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-readme-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let received = try await withThrowingTaskGroup(of: String.self) { group in
+            group.addTask { try await Self.example(root: root) }
+            group.addTask { try await Task.sleep(for: .seconds(60)); return "timed out" }
+            let first = try await group.next() ?? ""
+            group.cancelAll()
+            return first
+        }
+        XCTAssertEqual(received, "hello ada")
     }
 
     func testTheReadmeShowsTheseLines() throws {

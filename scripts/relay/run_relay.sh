@@ -13,9 +13,10 @@ if [ $# -lt 2 ] || [ $# -gt 3 ]; then
 fi
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-py="$root/.venv/bin/python"
+py="${INVITEKIT_PYTHON:-$root/.venv}"
+[ -d "$py" ] && py="$py/bin/python"
 if [ ! -x "$py" ]; then
-  echo "error: $py missing; run scripts/peer/setup.sh" >&2
+  echo "error: $py missing: set INVITEKIT_PYTHON to a Python with nostr-relay, or run scripts/peer/setup.sh" >&2
   exit 1
 fi
 exec "$py" -u "$here/run_relay.py" --port "$1" --db-dir "$2" --host "${3:-127.0.0.1}"

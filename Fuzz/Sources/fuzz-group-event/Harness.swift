@@ -32,14 +32,18 @@ final class FixedRandom: RandomSource, @unchecked Sendable {
 
 func deliver(_ event: NostrEvent, mls: [UInt8]?) {
     var bob = g.bob
-    let outcomes = bob.receive(event: event, now: EngineFixture.now + 10)
+    let receipt = bob.ingest(event: event, now: EngineFixture.now + 10)
+    let outcomes = receipt.outcomes
     var accepted = false
     for o in outcomes {
         switch o {
         case .message, .commitApplied, .leaveRequest, .removed, .rolledBack, .superseded: accepted = true
-        case .rejected, .buffered, .duplicate: break
+        case .rejected, .buffered, .evicted, .duplicate: break
         }
     }
+    invariant(accepted || !receipt.stateChanged, "a refused kind-445 event reported a state change: \(outcomes)")
+    invariant(bob.buffer.count <= MarmotProfile.bufferedEventLimit && bob.buffer.byteCount <= MarmotProfile.bufferedByteLimit,
+              "the buffer passed its bounds")
     if accepted {
         let genuine = genuineContents.contains(event.content) || (mls.map { genuineMLS.contains($0) } ?? false)
         invariant(genuine, "a hostile kind-445 event produced \(outcomes)")

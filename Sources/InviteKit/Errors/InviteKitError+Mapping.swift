@@ -3,6 +3,7 @@ import InviteKitNostr
 import InviteKitInvites
 import InviteKitMLS
 import InviteKitRelay
+import InviteKitStore
 
 extension InviteKitError {
     /// Maps any error the library throws into the taxonomy; unknown errors map to `.unknown`.
@@ -16,6 +17,7 @@ extension InviteKitError {
                                   underlyingCode: e.code.rawValue)
         case let e as MLSError: return InviteKitError(map(mls: e.code), underlyingCode: e.code.rawValue)
         case let e as RelayError: return InviteKitError(map(relay: e.code), underlyingCode: e.code.rawValue)
+        case let e as StoreError: return InviteKitError(map(store: e.code), underlyingCode: e.code.rawValue)
         case let e as ContentTypeError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)  // and sealed messages
         default: return InviteKitError(.unknown)
         }
@@ -47,6 +49,27 @@ extension InviteKitError {
         case .notFound: return .keyPackageUnavailable
         default: return .keyPackageInvalid
         }
+    }
+
+    static func map(store c: StoreErrorCodes.Code) -> Code {
+        switch c {
+        case .locked: return .storeLocked
+        case .corrupt, .invalidRecord: return .storeCorrupt
+        case .notFound: return .groupNotFound
+        case .identityUnavailable, .identityExists, .homeUnavailable: return .homeUnavailable
+        case .invalidTransition: return .notPermitted
+        default: return .storageUnavailable
+        }
+    }
+
+    /// Runs `body` and maps whatever it throws into the taxonomy (the one exit of every public
+    /// node method).
+    static func mapping<T>(_ body: () throws -> T) throws(InviteKitError) -> T {
+        do { return try body() } catch { throw from(error) }
+    }
+
+    static func mapping<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async throws(InviteKitError) -> T {
+        do { return try await body() } catch { throw from(error) }
     }
 
     static func map(relay c: RelayError.Code) -> Code {

@@ -27,10 +27,23 @@ public struct InviteKitError: Error, Hashable, Sendable, CustomStringConvertible
         case commitRejected = "commit_rejected"
         case notPermitted = "not_permitted"
         case outOfSync = "out_of_sync"
+        /// One own Commit per group is in flight until a relay acknowledges it (PROTOCOL §11.7).
+        case commitPending = "commit_pending"
+        case notAMember = "not_a_member"
+        case groupNotFound = "group_not_found"
         // Transport and storage
         case relayRejected = "relay_rejected"
         case relayUnavailable = "relay_unavailable"
         case storageUnavailable = "storage_unavailable"
+        /// Another process holds the home's lock.
+        case storeLocked = "store_locked"
+        case storeCorrupt = "store_corrupt"
+        case storeFull = "store_full"
+        /// The home has no usable identity (missing or mismatched key file or database).
+        case homeUnavailable = "home_unavailable"
+        // The node's runtime
+        case alreadyRunning = "already_running"
+        case timedOut = "timed_out"
         // Anything not mapped
         case unknown = "unknown"
     }
@@ -66,9 +79,11 @@ extension InviteKitError.Code {
         case .messageRejected: return "Message rejected"
         case .keyPackageInvalid, .keyPackageUnavailable: return "Can't add this person"
         case .welcomeFailed: return "Couldn't join"
-        case .commitRejected, .notPermitted, .outOfSync: return "Group update failed"
+        case .commitRejected, .notPermitted, .outOfSync, .commitPending: return "Group update failed"
+        case .notAMember, .groupNotFound: return "Group not available"
         case .relayRejected, .relayUnavailable: return "Connection problem"
-        case .storageUnavailable: return "Storage problem"
+        case .storageUnavailable, .storeLocked, .storeCorrupt, .storeFull, .homeUnavailable: return "Storage problem"
+        case .alreadyRunning, .timedOut: return "Not done"
         case .unknown: return "Something went wrong"
         }
     }
@@ -90,9 +105,18 @@ extension InviteKitError.Code {
         case .commitRejected: return "A group update was rejected"
         case .notPermitted: return "Only an admin can do that"
         case .outOfSync: return "This group is out of sync; it will catch up"
+        case .commitPending: return "Another change to this group is still being sent"
+        case .notAMember: return "Not a member of this group"
+        case .groupNotFound: return "No such group"
         case .relayRejected: return "The relay refused the message"
         case .relayUnavailable: return "Can't reach the relay; will retry"
         case .storageUnavailable: return "Local storage is unavailable"
+        case .storeLocked: return "Another process is using this home"
+        case .storeCorrupt: return "Local storage is damaged"
+        case .storeFull: return "The disk is full"
+        case .homeUnavailable: return "This home has no usable identity"
+        case .alreadyRunning: return "The node is already running"
+        case .timedOut: return "No answer in time"
         case .unknown: return "Something went wrong"
         }
     }
@@ -100,7 +124,7 @@ extension InviteKitError.Code {
     /// Whether the same action may succeed later without the user changing anything.
     public var isRetryable: Bool {
         switch self {
-        case .relayUnavailable, .storageUnavailable, .outOfSync, .joinFailed: return true
+        case .relayUnavailable, .storageUnavailable, .outOfSync, .joinFailed, .commitPending, .storeLocked, .timedOut: return true
         default: return false
         }
     }

@@ -21,10 +21,10 @@ public enum JoinDecision: Sendable {
     /// One join-error reply (already gift-wrapped to the joiner) and the error it carries.
     case rejected(reply: NostrEvent, error: InviteJoinError)
     /// A Whistle invite code carries no signature: the request waits for an admin's approval
-    /// (``JoinRequestProcessor/approve(_:)``).
+    /// (``JoinRequestProcessor/approve(_:in:)`` or ``InviteKitNode/approveJoin(member:groupID:)``).
     case needsApproval(PendingApproval)
     /// Accepted: publish `pending.event`, then call
-    /// ``JoinRequestProcessor/confirmPublished(_:acknowledgedBy:)`` to get the Welcome.
+    /// ``JoinRequestProcessor/confirmPublished(_:in:acknowledgedBy:)`` to get the Welcome.
     case accepted(PendingJoin)
 }
 

@@ -4,70 +4,41 @@ import InviteKitNostr
 import InviteKitInvites
 import InviteKitMLS
 
-/// The inviter's side of a join (PROTOCOL.md §8).
+/// The inviter's decisions (PROTOCOL.md §8), over the groups the caller passes in. It holds no
+/// groups and no lock: ``InviteKitNode`` owns the registry and its store, and applies what a
+/// decision changed once the transaction that records it committed.
 ///
-/// Order for each gift-wrapped message: ignore own messages; drop duplicates (by rumor id);
-/// only join requests go on; then the invite's signature and creator (nothing is ever sent for
-/// a forged invite), the invite's expiry (no reply), the conversation (not found, expired or
-/// revoked tag → one reply), the joiner's KeyPackage (→ one reply), and last the single-use
-/// consumption (→ one reply if another join already used it). On success it builds the Commit;
-/// the Welcome comes only from ``confirmPublished(_:acknowledgedBy:)``.
-public final class JoinRequestProcessor: @unchecked Sendable {
+/// Order for each gift-wrapped message: ignore own messages; only join requests go on; then the
+/// invite's signature and creator (nothing is ever sent for a forged invite), the invite's
+/// expiry (no reply), the conversation (not found, expired or revoked tag → one reply), the
+/// joiner's KeyPackage (→ one reply), and last the single-use consumption (→ one reply if
+/// another join already used this invite). On success it builds the Commit; the Welcome comes
+/// only from ``confirmPublished(_:in:acknowledgedBy:)``. Duplicates are the caller's to drop
+/// (the node records every decided request durably).
+public struct JoinRequestProcessor: Sendable {
     public let inviter: Secp256k1.PrivateKey
     private let consumedTags: any ConsumedTagStore
     private let clock: @Sendable () -> Int64
     private let rng: RandomSource
-    private let lock = NSLock()
-    private var groups: [String: HostedGroup] = [:]
-    private var seenRequests = Set<String>()
 
     public init(inviter: Secp256k1.PrivateKey, consumedTags: any ConsumedTagStore,
                 clock: @escaping @Sendable () -> Int64 = { UnixTime.now() }, rng: RandomSource = SystemRandom()) {
         self.inviter = inviter; self.consumedTags = consumedTags; self.clock = clock; self.rng = rng
     }
 
-    // MARK: Hosting
-
-    public func host(_ group: HostedGroup) { lock.withLock { groups[group.conversationID] = group } }
-    public func group(_ conversationID: String) -> HostedGroup? { lock.withLock { groups[conversationID] } }
-    /// Forgets a group: later requests for it get `conversation_not_found`.
-    public func removeGroup(_ conversationID: String) { lock.withLock { _ = groups.removeValue(forKey: conversationID) } }
-
-    /// Revokes every outstanding invite of a group by rotating its tag; returns the new tag.
-    @discardableResult
-    public func rotateTag(_ conversationID: String) -> String? {
-        lock.withLock {
-            guard groups[conversationID] != nil else { return nil }
-            let tag = InviteTag.generate(using: rng)
-            groups[conversationID]!.currentTag = tag
-            return tag
-        }
+    /// The group among `groups` an id names: the private conversation id first, else the
+    /// `h`-tag id, so an invite or code made with either finds its group.
+    public static func find(_ id: String, in groups: [HostedGroup]) -> HostedGroup? {
+        groups.first { $0.conversationID == id } ?? groups.first { $0.nostrGroupID == id }
     }
 
-    /// A signed invite to a hosted group, made with this inviter's key. `conversationID` may be
-    /// either of the group's ids (``HostedGroup/conversationID`` or ``HostedGroup/nostrGroupID``);
-    /// a `nil` `InviteOptions/tag` takes the group's current tag, and empty relays take the
-    /// group's relays, so the invite is one this processor accepts.
-    public func invite(for conversationID: String, options: InviteOptions = InviteOptions(),
-                       using rng: RandomSource? = nil) throws -> SignedInvite {
-        guard let group = lock.withLock({ Self.find(conversationID, in: groups) }) else {
-            throw InviteKitError(.conversationNotFound, underlyingCode: "conversation_not_found")
-        }
+    /// A signed invite to `group`, made with this inviter's key. A `nil` `InviteOptions/tag`
+    /// takes the group's current tag, and empty relays take the group's relays.
+    public func invite(for group: HostedGroup, options: InviteOptions = InviteOptions(), using rng: RandomSource? = nil) throws -> SignedInvite {
         var options = options
         if options.tag == nil { options.tag = group.currentTag }
         if options.relays.isEmpty { options.relays = group.relays }
         return try SignedInvite.create(conversationID: group.conversationID, creator: inviter, options: options, using: rng ?? self.rng)
-    }
-
-    /// The hosted group with this id: the private conversation id first, else the `h`-tag id, so
-    /// an invite or code made with either finds its group.
-    private static func find(_ id: String, in groups: [String: HostedGroup]) -> HostedGroup? {
-        groups[id] ?? groups.values.first { $0.nostrGroupID == id }
-    }
-
-    /// Replaces a hosted group's state (after the caller applied other commits to it).
-    public func update(_ conversationID: String, group: MarmotMLSGroup) {
-        lock.withLock { groups[conversationID]?.group = group }
     }
 
     // MARK: Processing
@@ -75,10 +46,8 @@ public final class JoinRequestProcessor: @unchecked Sendable {
     /// Decides one gift-wrapped message. `busy` names groups with a Commit still waiting for its
     /// relay `OK`: a valid request for one of them is `.ignored(.commitPending)`, before any
     /// single-use consumption, and may be processed again later.
-    public func process(_ gift: UnwrappedGift, busy: Set<String> = []) -> JoinDecision {
+    public func process(_ gift: UnwrappedGift, hosted groups: [HostedGroup], busy: Set<String> = []) -> JoinDecision {
         if gift.sender == inviter.publicKey { return .ignored(.ownMessage) }
-        let fresh = lock.withLock { seenRequests.insert(gift.rumor.id).inserted }
-        guard fresh else { return .ignored(.duplicate) }
         let request: WhistleJoinRequest
         do {
             guard case .joinRequest(let r) = try SealedMessage(gift) else { return .ignored(.notAJoinRequest) }
@@ -87,17 +56,14 @@ public final class JoinRequestProcessor: @unchecked Sendable {
             return .dropped(InviteKitError.from(error))
         }
         guard let inviteText = request.invite else { return .dropped(InviteKitError(.inviteInvalid, underlyingCode: "missing_invite")) }
-        if let code = try? InviteCode(url: inviteText) { return whistleRequest(code, request) }
-        let decision = signedRequest(inviteText, request, joiner: gift.sender, busy: busy)
-        if case .ignored(.commitPending) = decision { _ = lock.withLock { seenRequests.remove(gift.rumor.id) } }
-        return decision
+        if let code = try? InviteCode(url: inviteText) { return whistleRequest(code, request, groups: groups) }
+        return signedRequest(inviteText, request, joiner: gift.sender, groups: groups, busy: busy)
     }
 
     private func signedRequest(_ text: String, _ request: WhistleJoinRequest, joiner: Secp256k1.XOnlyPublicKey,
-                               busy: Set<String>) -> JoinDecision {
+                               groups snapshot: [HostedGroup], busy: Set<String>) -> JoinDecision {
         let invite: SignedInvite
         do { invite = try SignedInvite(link: text) } catch { return .dropped(InviteKitError.from(error)) }
-        let snapshot = lock.withLock { groups }
         let state = InviteCreatorState(key: inviter, currentTag: { Self.find($0, in: snapshot)?.currentTag })
         let now = clock()
         let result = InviteValidator.validate(invite, context: InviteValidationContext(now: now, creator: state))
@@ -123,7 +89,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         // Single use last, so a rejected join never burns the invite. This is the one place an
         // invite is consumed: the validator only reads.
         if invite.payload.expiresAfterUse {
-            let key = InviteValidator.consumedKey(creator: inviter.publicKey, tag: tag)
+            let key = InviteValidator.consumedKey(creator: inviter.publicKey, invite: invite)
             do {
                 guard try consumedTags.consume(key) else { return reply(.singleUseConsumed, tag: tag, to: joiner) }
             } catch {
@@ -139,8 +105,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         }
     }
 
-    private func whistleRequest(_ code: InviteCode, _ request: WhistleJoinRequest) -> JoinDecision {
-        let snapshot = lock.withLock { groups }
+    private func whistleRequest(_ code: InviteCode, _ request: WhistleJoinRequest, groups snapshot: [HostedGroup]) -> JoinDecision {
         guard code.inviterNpub == NIP19.npub(inviter.publicKey) else {
             return .dropped(InviteKitError(.inviteInvalid, underlyingCode: "creator_mismatch"))
         }
@@ -153,20 +118,19 @@ public final class JoinRequestProcessor: @unchecked Sendable {
     }
 
     /// An admin approved a Whistle join request: validate its KeyPackage and build the Commit.
-    public func approve(_ approval: PendingApproval) throws -> PendingJoin {
-        try add(approval.request.keyPackage, to: approval.conversationID, inviteTag: nil)
+    public func approve(_ approval: PendingApproval, in group: HostedGroup) throws -> PendingJoin {
+        try add(approval.request.keyPackage, to: group, inviteTag: nil)
     }
 
     /// Adds the author of a KeyPackage event to a hosted group without an invite, as an admin
     /// when `asAdmin` is `true`. Only an admin of the group can add (`not_permitted`). Publish
-    /// `pending.event`, then ``confirmPublished(_:acknowledgedBy:)`` releases the
+    /// `pending.event`, then ``confirmPublished(_:in:acknowledgedBy:)`` releases the
     /// Welcome, as for a join by invite.
-    public func add(_ keyPackageEvent: NostrEvent, to conversationID: String, asAdmin: Bool = false) throws -> PendingJoin {
-        try add(keyPackageEvent, to: conversationID, inviteTag: nil, asAdmin: asAdmin)
+    public func add(_ keyPackageEvent: NostrEvent, to group: HostedGroup, asAdmin: Bool = false) throws -> PendingJoin {
+        try add(keyPackageEvent, to: group, inviteTag: nil, asAdmin: asAdmin)
     }
 
-    private func add(_ keyPackageEvent: NostrEvent, to conversationID: String, inviteTag: String?, asAdmin: Bool = false) throws -> PendingJoin {
-        guard let group = group(conversationID) else { throw InviteKitError(.conversationNotFound) }
+    private func add(_ keyPackageEvent: NostrEvent, to group: HostedGroup, inviteTag: String?, asAdmin: Bool = false) throws -> PendingJoin {
         guard group.group.isAdmin else { throw InviteKitError(.notPermitted, underlyingCode: "not_admin") }
         let validated = try KeyPackageValidator.validate(keyPackageEvent, now: clock())
         let joiner = try keyPackageEvent.authorKey()
@@ -177,7 +141,7 @@ public final class JoinRequestProcessor: @unchecked Sendable {
             data = d
         }
         let pending = try group.group.commit(adding: [validated], groupData: data, now: clock(), rng: rng)
-        return PendingJoin(conversationID: conversationID, joiner: joiner, keyPackageEventID: keyPackageEvent.id,
+        return PendingJoin(conversationID: group.conversationID, joiner: joiner, keyPackageEventID: keyPackageEvent.id,
                            inviteTag: inviteTag, commit: pending)
     }
 
@@ -185,9 +149,8 @@ public final class JoinRequestProcessor: @unchecked Sendable {
     /// `member` into the Marmot group data's `admin_pubkeys` (MIP-01; RFC 9420 §12.1.7). Only an
     /// admin can promote (`not_permitted`/`not_admin`), and only a member who is not an admin yet
     /// (`not_permitted`/`not_a_member`, `already_admin`). Publish `change.event`, then
-    /// ``confirmPublished(change:acknowledgedBy:)`` applies it.
-    public func promote(_ member: Secp256k1.XOnlyPublicKey, in conversationID: String) throws -> PendingGroupChange {
-        guard let hosted = group(conversationID) else { throw InviteKitError(.conversationNotFound) }
+    /// ``confirmPublished(change:in:acknowledgedBy:)`` applies it.
+    public func promote(_ member: Secp256k1.XOnlyPublicKey, in hosted: HostedGroup) throws -> PendingGroupChange {
         guard hosted.group.isAdmin else { throw InviteKitError(.notPermitted, underlyingCode: "not_admin") }
         let id = member.rawRepresentation
         guard hosted.group.state.members.contains(where: { $0.identity == id }) else {
@@ -196,28 +159,19 @@ public final class JoinRequestProcessor: @unchecked Sendable {
         var data = hosted.group.groupData
         guard !data.isAdmin(id) else { throw InviteKitError(.notPermitted, underlyingCode: "already_admin") }
         data.admins.append(id)
-        return PendingGroupChange(conversationID: conversationID, commit: try hosted.group.commit(groupData: data, now: clock(), rng: rng))
+        return PendingGroupChange(conversationID: hosted.conversationID, commit: try hosted.group.commit(groupData: data, now: clock(), rng: rng))
     }
 
-    /// The Commit of `change` was stored by `relays` (at least one): apply it.
-    public func confirmPublished(change: PendingGroupChange, acknowledgedBy relays: [String]) throws {
-        try lock.withLock {
-            guard var hosted = groups[change.conversationID] else { throw InviteKitError(.conversationNotFound) }
-            _ = try hosted.group.confirmPublished(change.commit, acknowledgedBy: relays, now: clock())
-            groups[change.conversationID] = hosted
-        }
+    /// The Commit of `change` was stored by `relays` (at least one): apply it to `hosted`.
+    public func confirmPublished(change: PendingGroupChange, in hosted: inout HostedGroup, acknowledgedBy relays: [String]) throws {
+        _ = try hosted.group.confirmPublished(change.commit, acknowledgedBy: relays, now: clock())
     }
 
-    /// The Commit of `pending` was stored by `relays` (at least one): apply it and release the
-    /// gift-wrapped Welcome for the joiner (MIP-02). The only place InviteKit releases a Welcome.
-    public func confirmPublished(_ pending: PendingJoin, acknowledgedBy relays: [String]) throws -> [NostrEvent] {
-        try lock.withLock {
-            guard var group = groups[pending.conversationID] else { throw InviteKitError(.conversationNotFound) }
-            let welcomes = try group.group.confirmPublished(pending.commit, acknowledgedBy: relays, wrappingWelcomesFrom: inviter,
-                                                            now: clock(), rng: rng)
-            groups[pending.conversationID] = group
-            return welcomes
-        }
+    /// The Commit of `pending` was stored by `relays` (at least one): apply it to `hosted` and
+    /// release the gift-wrapped Welcome for the joiner (MIP-02). The only place InviteKit
+    /// releases a Welcome.
+    public func confirmPublished(_ pending: PendingJoin, in hosted: inout HostedGroup, acknowledgedBy relays: [String]) throws -> [NostrEvent] {
+        try hosted.group.confirmPublished(pending.commit, acknowledgedBy: relays, wrappingWelcomesFrom: inviter, now: clock(), rng: rng)
     }
 
     // MARK: Group events
@@ -225,34 +179,31 @@ public final class JoinRequestProcessor: @unchecked Sendable {
     /// What one kind-445 event did to a hosted group, and the re-adds it made necessary.
     public struct GroupReceipt: Sendable {
         public let outcomes: [MarmotOutcome]
+        /// What the caller must save (the group's state, its buffer, or nothing: junk).
+        public let receipt: MarmotReceipt
         /// At most one commit re-adding, in the new epoch, every member this inviter added on a
         /// branch that lost a commit race (MIP-03 ordering). Publish ``PendingJoin/event`` and
         /// confirm it as for any join: only then do the joiners get their new Welcomes.
         public let readds: [PendingJoin]
     }
 
-    /// Feeds one kind-445 event of a hosted group (either id). When a rollback names adds this
-    /// inviter lost, their KeyPackages are added again on the winning branch.
-    public func receive(_ event: NostrEvent, conversationID: String) throws -> GroupReceipt {
-        try lock.withLock {
-            guard var hosted = Self.find(conversationID, in: groups) else { throw InviteKitError(.conversationNotFound) }
-            let outcomes = hosted.group.receive(event: event, now: clock())
-            var readds: [PendingJoin] = []
-            let lost = outcomes.flatMap { o -> [MarmotLostAdd] in
-                if case let .rolledBack(_, _, lostAdds) = o { return lostAdds }
-                return []
-            }
-            if let readd = try Self.readd(lost.compactMap(\.keyPackageEvent), in: hosted, now: clock(), rng: rng) { readds = [readd] }
-            groups[hosted.conversationID] = hosted
-            return GroupReceipt(outcomes: outcomes, readds: readds)
+    /// Feeds one kind-445 event to `hosted`. When a rollback names adds this inviter lost, their
+    /// KeyPackages are added again on the winning branch (next to the rollback, MIP-03).
+    public func receive(_ event: NostrEvent, in hosted: inout HostedGroup) throws -> GroupReceipt {
+        let receipt = hosted.group.ingest(event: event, now: clock())
+        let outcomes = receipt.outcomes
+        let lost = outcomes.flatMap { o -> [MarmotLostAdd] in
+            if case let .rolledBack(_, _, lostAdds) = o { return lostAdds }
+            return []
         }
+        let readd = try Self.readd(lost.compactMap(\.keyPackageEvent), in: hosted, now: clock(), rng: rng)
+        return GroupReceipt(outcomes: outcomes, receipt: receipt, readds: readd.map { [$0] } ?? [])
     }
 
     /// Builds again, on the group's current epoch, the adds of a join Commit that another Commit
-    /// overtook before a relay acknowledged it (``confirmPublished(_:acknowledgedBy:)`` failed
+    /// overtook before a relay acknowledged it (``confirmPublished(_:in:acknowledgedBy:)`` failed
     /// with `stale_commit`). `nil` when every joiner is a member by now.
-    public func readd(_ overtaken: PendingJoin) throws -> PendingJoin? {
-        guard let hosted = group(overtaken.conversationID) else { throw InviteKitError(.conversationNotFound) }
+    public func readd(_ overtaken: PendingJoin, in hosted: HostedGroup) throws -> PendingJoin? {
         guard let readd = try Self.readd(overtaken.commit.keyPackageEvents, in: hosted, now: clock(), rng: rng) else { return nil }
         return PendingJoin(conversationID: readd.conversationID, joiner: readd.joiner, keyPackageEventID: readd.keyPackageEventID,
                            inviteTag: overtaken.inviteTag, commit: readd.commit)

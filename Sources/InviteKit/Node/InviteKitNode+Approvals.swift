@@ -7,18 +7,22 @@ import InviteKitStore
 /// approves or declines it. Approving builds the join Commit through the one Commit path.
 extension InviteKitNode {
     /// Whistle join requests of a group waiting for an admin, oldest first.
-    public func pendingApprovals(groupID: String) throws -> [PendingApprovalRecord] {
-        let row = try groupRow(groupID)
-        return try store.read { tx in try tx.pendingApprovals.waiting(groupID: row.id) }
+    public func pendingApprovals(groupID: String) throws(InviteKitError) -> [PendingApprovalRecord] {
+        try InviteKitError.mapping {
+            let row = try groupRow(groupID)
+            return try store.read { tx in try tx.pendingApprovals.waiting(groupID: row.id) }
+        }
     }
 
     /// ``pendingApprovals(groupID:)`` read without the home's lock, for `invite requests` while
     /// `serve` runs (PROTOCOL §11.8).
-    public static func storedApprovals(home: StoreHome, group anyID: String) throws -> [PendingApprovalRecord] {
-        let store = try Store.open(path: home.databasePath)
-        return try store.read { tx in
-            guard let row = try tx.groups.find(anyID) else { throw StoreError(.notFound, "no group \(anyID)") }
-            return try tx.pendingApprovals.waiting(groupID: row.id)
+    public static func storedApprovals(home: StoreHome, group anyID: String) throws(InviteKitError) -> [PendingApprovalRecord] {
+        try InviteKitError.mapping {
+            let store = try Store.open(path: home.databasePath)
+            return try store.read { tx in
+                guard let row = try tx.groups.find(anyID) else { throw InviteKitError(.groupNotFound) }
+                return try tx.pendingApprovals.waiting(groupID: row.id)
+            }
         }
     }
 
@@ -30,9 +34,15 @@ extension InviteKitNode {
     ///
     /// Throws `not_permitted` with `no_pending_approval` when `member` has no waiting request
     /// (never asked, or already approved or declined) and `already_a_member`.
-    public func approveJoin(member: Secp256k1.XOnlyPublicKey, groupID: String) throws -> String {
+    public func approveJoin(member: Secp256k1.XOnlyPublicKey, groupID: String) throws(InviteKitError) -> String {
+        let id = try InviteKitError.mapping { try approve(member: member, groupID: groupID) }
+        wake()
+        return id
+    }
+
+    private func approve(member: Secp256k1.XOnlyPublicKey, groupID: String) throws -> String {
         let row = try groupRow(groupID)
-        guard hostedGroup(row.id) != nil else { throw StoreError(.notFound, "no hosted group \(groupID)") }
+        guard let hosted = hostedGroup(row.id) else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
         let waiting = try store.read { tx in try tx.pendingApprovals.waiting(groupID: row.id, joiner: member.rawRepresentation) }
         guard let latest = waiting.last else { throw InviteKitError(.notPermitted, underlyingCode: "no_pending_approval") }
         if try currentGroup(row.id).state.memberIdentities.contains(member.rawRepresentation) {
@@ -47,7 +57,7 @@ extension InviteKitNode {
         let pending: PendingJoin
         do {
             pending = try processor.approve(PendingApproval(conversationID: row.id, request: request,
-                                                            approvalURL: ApprovalURL(pubkey: member, groupId: row.nostrGroupID).url))
+                                                            approvalURL: ApprovalURL(pubkey: member, groupId: row.nostrGroupID).url), in: hosted)
         } catch {
             throw InviteKitError.from(error)
         }
@@ -65,7 +75,11 @@ extension InviteKitNode {
     /// no tag for an `invite_join_error`, §8.2), the joiner keeps waiting until it gives up.
     /// Returns how many requests it ended; `not_permitted`/`no_pending_approval` when none waited.
     @discardableResult
-    public func declineJoin(member: Secp256k1.XOnlyPublicKey, groupID: String) throws -> Int {
+    public func declineJoin(member: Secp256k1.XOnlyPublicKey, groupID: String) throws(InviteKitError) -> Int {
+        try InviteKitError.mapping { try decline(member: member, groupID: groupID) }
+    }
+
+    private func decline(member: Secp256k1.XOnlyPublicKey, groupID: String) throws -> Int {
         let row = try groupRow(groupID)
         let now = currentTime()
         return try store.write { tx in

@@ -13,7 +13,7 @@ extension InviteKitNode {
 
     /// The group's current engine state, hosted or joined.
     func currentGroup(_ groupID: String) throws -> MarmotMLSGroup {
-        guard let group = hostedGroup(groupID)?.group ?? memberGroup(groupID) else { throw StoreError(.notFound, "no group \(groupID)") }
+        guard let group = registry[groupID]?.group else { throw InviteKitError(.groupNotFound) }
         return group
     }
 
@@ -21,19 +21,36 @@ extension InviteKitNode {
     /// its admin, without an invite: the way Marmot clients add a user they know by npub. The
     /// Welcome is gift-wrapped to the author once a relay acknowledged the Commit (MIP-02).
     /// Returns the Commit's event id.
-    public func addMember(keyPackage event: NostrEvent, groupID: String) throws -> String {
+    func addMember(keyPackage event: NostrEvent, groupID: String) throws -> String {
         let row = try groupRow(groupID)
         if try currentGroup(row.id).state.memberIdentities.contains(try event.authorKey().rawRepresentation) {
             throw InviteKitError(.notPermitted, underlyingCode: "already_a_member")
         }
         try requireNoCommitInFlight(row.id)
-        return try submit(.join(processor.add(event, to: row.id)), relays: row.relays)
+        guard let hosted = hostedGroup(row.id) else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
+        return try submit(.join(processor.add(event, to: hosted)), relays: row.relays)
+    }
+
+    /// Adds `member` to a group this node hosts as its admin: fetches their KeyPackage events
+    /// (kind 30443, MIP-00) from the group's relays, commits the one PROTOCOL §4.4 selects,
+    /// and sends the Welcome once a relay acknowledged the Commit (MIP-02; ``run()`` publishes).
+    /// Returns the Commit's event id; ``NodeEvent/commitConfirmed(groupID:commitEventID:epoch:)``
+    /// follows.
+    public func addMember(_ member: Secp256k1.XOnlyPublicKey, to groupID: String) async throws(InviteKitError) -> String {
+        let id = try await InviteKitError.mapping {
+            let row = try groupRow(groupID)
+            let pool = RelayPool(row.relays.map { configuration.connector($0) })
+            defer { Task { await pool.close() } }
+            return try await addMember(member, groupID: row.id, pool: pool, timeout: configuration.relayTimeout)
+        }
+        wake()
+        return id
     }
 
     /// Fetches `member`'s KeyPackage events from `pool` and adds the one
     /// `KeyPackageValidator.select` chooses (PROTOCOL §4.4). Returns the Commit's event id.
-    public func addMember(_ member: Secp256k1.XOnlyPublicKey, groupID: String, pool: RelayPool,
-                          timeout: Duration = .seconds(10)) async throws -> String {
+    func addMember(_ member: Secp256k1.XOnlyPublicKey, groupID: String, pool: RelayPool,
+                   timeout: Duration = .seconds(10)) async throws -> String {
         let (events, _) = await KeyPackageFetch.fetch(from: pool, author: member, timeout: timeout)
         guard let chosen = KeyPackageValidator.select(events, now: currentTime()).chosen else {
             throw InviteKitError(.keyPackageUnavailable, underlyingCode: events.isEmpty ? "none_published" : "none_valid")
@@ -44,11 +61,17 @@ extension InviteKitNode {
     /// Removes `member` (32-byte x-only key) with a Commit; admins only (MIP-03, decided by the
     /// group engine). A removed admin also leaves `admin_pubkeys` (MIP-01). Applied after a
     /// relay's `OK`. Returns the Commit's event id.
-    public func removeMember(_ member: [UInt8], groupID: String) throws -> String {
+    public func removeMember(_ member: [UInt8], groupID: String) throws(InviteKitError) -> String {
+        let id = try InviteKitError.mapping { try commitRemoval(member, groupID: groupID) }
+        wake()
+        return id
+    }
+
+    private func commitRemoval(_ member: [UInt8], groupID: String) throws -> String {
         let row = try groupRow(groupID)
         let group = try currentGroup(row.id)
         guard member != publicKey.rawRepresentation else { throw InviteKitError(.notPermitted, underlyingCode: "remove_self_use_leave") }
-        guard group.state.memberIdentities.contains(member) else { throw InviteKitError(.notPermitted, underlyingCode: "not_a_member") }
+        guard group.state.memberIdentities.contains(member) else { throw InviteKitError(.notAMember, underlyingCode: "not_a_member") }
         try requireNoCommitInFlight(row.id)
         var data: MarmotGroupData?
         if group.groupData.isAdmin(member) {
@@ -62,15 +85,20 @@ extension InviteKitNode {
 
     /// Rotates this member's leaf keys with a pure self-update Commit (any member, RFC 9420
     /// §12.4), applied after a relay's `OK`. Returns the Commit's event id.
-    public func selfUpdate(groupID: String) throws -> String {
-        let row = try groupRow(groupID)
-        try requireNoCommitInFlight(row.id)
-        let commit = try currentGroup(row.id).selfUpdate(now: currentTime(), rng: randomSource)
-        return try submit(.change(groupID: row.id, commit: commit), relays: row.relays)
+    public func selfUpdate(groupID: String) throws(InviteKitError) -> String {
+        let id = try InviteKitError.mapping {
+            let row = try groupRow(groupID)
+            if row.removedAt != nil { throw InviteKitError(.notAMember, underlyingCode: "removed") }
+            try requireNoCommitInFlight(row.id)
+            let commit = try currentGroup(row.id).selfUpdate(now: currentTime(), rng: randomSource)
+            return try submit(.change(groupID: row.id, commit: commit), relays: row.relays)
+        }
+        wake()
+        return id
     }
 
     func requireNoCommitInFlight(_ groupID: String) throws {
-        if busyGroups.contains(groupID) { throw InviteKitError(.outOfSync, underlyingCode: "commit_pending") }
+        if busyGroups.contains(groupID) { throw InviteKitError(.commitPending, underlyingCode: "commit_pending") }
     }
 
     func submit(_ pending: NodePendingCommit, relays: [String]) throws -> String {
@@ -85,55 +113,49 @@ extension InviteKitNode {
     func queue(_ pending: NodePendingCommit, requestID: String?, relays: [String], in tx: StoreTransaction, now: Int64) throws {
         let event = pending.event
         try tx.pendingCommits.insert(pending.record(requestID: requestID, now: now))
-        try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "commit", relays: relays, now: now)
+        try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: .commit, relays: relays, now: now)
     }
 
     /// Applies an own Commit a relay acknowledged, inside the transaction recording the `OK`:
     /// the group's new state, the Welcomes gated on the Commit, the row's resolution. A Commit
     /// overtaken by another one for its epoch is rolled back instead, and a join's adds are
-    /// built again on the new epoch (returned as `next`, already queued in `tx`).
+    /// built again on the new epoch (returned as `next`, already queued in `tx`). The new group
+    /// state is returned, not applied: the caller applies it once `tx` committed.
     func confirm(_ pending: NodePendingCommit, acknowledgedBy relay: String, waiting: PendingCommitRecord,
-                 in tx: StoreTransaction, now: Int64) throws -> (events: [NodeEvent], next: NodePendingCommit?) {
+                 in tx: StoreTransaction, now: Int64) throws -> (events: [NodeEvent], next: NodePendingCommit?, group: MarmotMLSGroup?) {
         let groupID = pending.groupID
         let eventID = pending.event.id
-        let before = Set(try currentGroup(groupID).state.memberIdentities)
+        var group = try currentGroup(groupID)
+        let before = Set(group.state.memberIdentities)
+        let hostedBefore = hostedGroup(groupID)
         do {
             switch pending {
             case .join(let join):
-                let welcomes = try processor.confirmPublished(join, acknowledgedBy: [relay])
-                let relays = hostedGroup(groupID)?.relays ?? [relay]
+                guard var hosted = hostedBefore else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
+                let welcomes = try processor.confirmPublished(join, in: &hosted, acknowledgedBy: [relay])
                 for w in welcomes {
-                    try tx.outbound.enqueue(eventID: w.id, eventJSON: w.jsonString, kind: w.kind, purpose: "welcome", relays: relays,
+                    try tx.outbound.enqueue(eventID: w.id, eventJSON: w.jsonString, kind: w.kind, purpose: .welcome, relays: hosted.relays,
                                             gateEventID: eventID, now: now)
                 }
+                group = hosted.group
             case .change(_, let commit):
-                if hostedGroup(groupID) != nil {
-                    try processor.confirmPublished(change: PendingGroupChange(conversationID: groupID, commit: commit), acknowledgedBy: [relay])
-                } else {
-                    var group = try currentGroup(groupID)
-                    _ = try group.confirmPublished(commit, acknowledgedBy: [relay], now: now)
-                    joinedGroup(group, groupID: groupID)
-                }
+                _ = try group.confirmPublished(commit, acknowledgedBy: [relay], now: now)
             }
         } catch let e as MLSError where e.code == .staleCommit {
             try tx.pendingCommits.resolve(commitEventID: eventID, as: .rolledBack, now: now)
             var next: NodePendingCommit?
-            if case .join(let join) = pending, let again = try processor.readd(join) {
+            if case .join(let join) = pending, let hosted = hostedBefore, let again = try processor.readd(join, in: hosted) {
                 next = .join(again)
-                try queue(.join(again), requestID: waiting.requestID, relays: hostedGroup(groupID)?.relays ?? [relay], in: tx, now: now)
+                try queue(.join(again), requestID: waiting.requestID, relays: hosted.relays, in: tx, now: now)
             }
-            return ([.commitRolledBack(groupID: groupID, commitEventID: eventID)], next)
+            return ([.commitRolledBack(groupID: groupID, commitEventID: eventID, lostAdds: pending.addedMembers)], next, nil)
         }
         try tx.pendingCommits.resolve(commitEventID: eventID, as: .confirmed, now: now)
-        let group = try currentGroup(groupID)
-        if let hosted = hostedGroup(groupID) {
-            try tx.groups.save(storedRow(for: hosted))
-        } else {
-            try tx.groups.updateState(id: groupID, state: group.serialized(), epoch: group.epoch, now: now)
-        }
+        try tx.groups.updateState(id: groupID, state: group.serialized(), epoch: group.epoch, now: now)
         let after = Set(group.state.memberIdentities)
         let added = after.subtracting(before).sorted { $0.lexicographicallyPrecedes($1) }
         let removed = before.subtracting(after).sorted { $0.lexicographicallyPrecedes($1) }
-        return (added.map { .memberAdded(groupID: groupID, member: $0) } + removed.map { .memberRemoved(groupID: groupID, member: $0) }, nil)
+        let changes: [NodeEvent] = added.map { .memberAdded(groupID: groupID, member: $0) } + removed.map { .memberRemoved(groupID: groupID, member: $0) }
+        return ([.commitConfirmed(groupID: groupID, commitEventID: eventID, epoch: group.epoch)] + changes, nil, group)
     }
 }

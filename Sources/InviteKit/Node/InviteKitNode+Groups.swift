@@ -11,17 +11,14 @@ public struct NodeGroupMember: Sendable, Hashable {
 }
 
 extension InviteKitNode {
-    /// Every group this node hosts or joined, from the store (works while `serve` runs elsewhere).
-    public func groupRows() throws -> [StoredGroup] { try store.read { tx in try tx.groups.all() } }
-
-    /// A group's row by conversation id, Nostr group id, or a unique prefix of either.
-    public func groupRow(_ anyID: String) throws -> StoredGroup {
-        guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw StoreError(.notFound, "no group \(anyID)") }
+    /// A group's row by conversation id or Nostr group id.
+    func groupRow(_ anyID: String) throws -> StoredGroup {
+        guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw InviteKitError(.groupNotFound) }
         return row
     }
 
     /// The members of a group with their admin flag (MIP-01 group data), and its epoch.
-    public func members(groupID: String) throws -> (members: [NodeGroupMember], epoch: UInt64) {
+    func members(groupID: String) throws -> (members: [NodeGroupMember], epoch: UInt64) {
         Self.members(of: try currentGroup(groupID))
     }
 
@@ -29,130 +26,187 @@ extension InviteKitNode {
         (group.state.memberIdentities.map { NodeGroupMember(publicKey: $0, isAdmin: group.groupData.isAdmin($0)) }, group.epoch)
     }
 
-    /// Nostr group ids (`h` tags) of every group this node can read, for the kind-445 subscription.
-    public func subscribedGroupTags() throws -> [String] { try groupRows().map(\.nostrGroupID) }
-
     /// One kind-445 event of a group (MIP-03), decided once: an event already in the history (our
     /// own message or commit echoed by a relay, or one seen before a restart) is skipped by id
-    /// before the engine sees it. A received message is stored in the same transaction as its
-    /// processed mark. A hosted group's Commit that undid adds of ours queues their re-add, and
-    /// members' leave requests are committed, in that same transaction (one Commit in flight per
-    /// group: while one waits, neither is built). Returns the stored message, if any.
+    /// before the engine sees it. What the engine changed commits in one transaction: the
+    /// group's state (only when it changed), its buffered events (by difference, PROTOCOL §5.9),
+    /// the messages, the processed mark. An event nobody can open costs the engine's failed
+    /// checks and, when buffered, one row; junk over the size bound costs nothing to store. A
+    /// hosted group's Commit that undid adds of ours queues their re-add, and members' leave
+    /// requests are committed, in that same transaction (one Commit in flight per group: while
+    /// one waits, neither is built). Returns the first message stored, if any.
     @discardableResult
-    public func handleGroupEvent(_ event: NostrEvent) throws -> StoredMessage? {
-        if try store.read({ tx in try tx.messages.contains(eventID: event.id) || tx.processedRequests.contains(wrapID: event.id) }) { return nil }
+    func handleGroupEvent(_ event: NostrEvent) throws -> StoredMessage? {
         guard let hTag = event.tags.first(where: { $0.count >= 2 && $0[0] == "h" })?[1],
-              let row = try store.read({ tx in try tx.groups.all().first { $0.nostrGroupID == hTag } }) else { return nil }
+              let (groupID, entry) = registry.first(where: { $0.value.nostrGroupID == hTag.lowercased() }), !entry.removed else { return nil }
+        if try store.read({ tx in try tx.messages.contains(eventID: event.id) || tx.processedRequests.contains(wrapID: event.id) }) { return nil }
         let now = currentTime()
-        let outcomes: [MarmotOutcome]
-        var state: (SecureBytes, UInt64)?
-        var hostedRow: StoredGroup?
+        let receipt: MarmotReceipt
         var commits: [NodePendingCommit] = []
-        if hostedGroup(row.id) != nil {
-            let receipt = try receiveHosted(event, groupID: row.id)
-            outcomes = receipt.outcomes
-            if !busyGroups.contains(row.id), let hosted = hostedGroup(row.id) {
-                if let readd = receipt.readds.first {
+        // Kept in memory only once the transaction below committed.
+        let advanced: MarmotMLSGroup
+        if var hosted = entry.hosted {
+            let result = try processor.receive(event, in: &hosted)
+            receipt = result.receipt
+            if !busyGroups.contains(groupID) {
+                if let readd = result.readds.first {
                     commits.append(.join(readd))
-                } else if outcomes.contains(where: { if case .leaveRequest = $0 { return true } else { return false } }), hosted.group.isAdmin {
-                    commits.append(.change(groupID: row.id, commit: try hosted.group.commit(includeSelfRemoves: true, now: now, rng: randomSource)))
+                } else if receipt.outcomes.contains(where: { if case .leaveRequest = $0 { return true } else { return false } }), hosted.group.isAdmin {
+                    commits.append(.change(groupID: groupID, commit: try hosted.group.commit(includeSelfRemoves: true, now: now, rng: randomSource)))
                 }
             }
-            hostedRow = hostedGroup(row.id).map { storedRow(for: $0) }
-        } else if var group = memberGroup(row.id) {
-            outcomes = group.receive(event: event, now: now)
-            joinedGroup(group, groupID: row.id)
-            state = (group.serialized(), group.epoch)
+            advanced = hosted.group
         } else {
+            var group = entry.group
+            receipt = group.ingest(event: event, now: now)
+            advanced = group
+        }
+        let outcomes = receipt.outcomes
+        guard receipt.stateChanged || !commits.isEmpty else {
+            // Nothing but the buffer changed (an event no key opens yet, or junk): no write now.
+            // It is saved with the group's next state, or by the run loop's next round; until then
+            // a crash loses only events the relays send again (they are not marked processed).
+            if receipt.bufferChanged {
+                setGroup(advanced, groupID: groupID)
+                registry[groupID]?.bufferDirty = true
+                for case .evicted(let id) in outcomes { emit(.bufferedEventEvicted(groupID: groupID, eventID: id)) }
+            }
             return nil
         }
-        var stored: StoredMessage?
+        var stored: [StoredMessage] = []
+        let removed = outcomes.contains { if case .removed = $0 { return true } else { return false } }
+        let waits: Bool = { if case .buffered? = outcomes.first { return true } else { return false } }()
         // The engine's new state, the message and the processed mark commit together; synced
         // to disk before anything is next published (`Store.Durability.deferred`).
         try store.write(durability: commits.isEmpty ? .deferred : .immediate) { tx in
-            if let hostedRow { try tx.groups.save(hostedRow) }
-            if let (bytes, epoch) = state { try tx.groups.updateState(id: row.id, state: bytes, epoch: epoch, now: now) }
-            for case .message(let inner, _) in outcomes {
-                let m = StoredMessage(eventID: event.id, groupID: row.id, sender: Hex.decode(inner.pubkey) ?? [], createdAt: inner.createdAt,
-                                      kind: inner.kind, content: inner.content, outgoing: false, status: .received)
-                if try tx.messages.insert(m) { stored = m }
+            if receipt.stateChanged { try tx.groups.updateState(id: groupID, state: advanced.serialized(), epoch: advanced.epoch, now: now) }
+            if receipt.bufferChanged || entry.bufferDirty {
+                try tx.bufferedEvents.replace(groupID: groupID, with: advanced.buffer.events.map { ($0.id, $0.jsonString) })
             }
-            _ = try tx.processedRequests.record(ProcessedRequest(rumorID: event.id, wrapID: event.id, outcome: "group_event",
-                                                                 groupID: row.id, processedAt: now))
-            for c in commits { try queue(c, requestID: nil, relays: row.relays, in: tx, now: now) }
+            for (i, outcome) in outcomes.enumerated() {
+                guard case .message(let inner, _) = outcome else { continue }
+                // The event's own outcome comes first; later ones come from buffered events it
+                // made readable, known by their rumor's id.
+                let m = StoredMessage(eventID: i == 0 ? event.id : inner.id, groupID: groupID, sender: Hex.decode(inner.pubkey) ?? [],
+                                      createdAt: inner.createdAt, kind: inner.kind, content: inner.content, outgoing: false, status: .received)
+                if try tx.messages.insert(m), let back = try tx.messages.get(eventID: m.eventID) { stored.append(back) }
+            }
+            // A buffered event is not processed yet: it is decided when it opens, or again when a
+            // relay sends it after a restart.
+            if !waits {
+                _ = try tx.processedRequests.record(ProcessedRequest(rumorID: event.id, wrapID: event.id, outcome: "group_event",
+                                                                     groupID: groupID, processedAt: now))
+            }
+            for c in commits { try queue(c, requestID: nil, relays: entry.relays, in: tx, now: now) }
+            if removed { try tx.groups.markRemoved(id: groupID, now: now) }
+            tx.failPoint("node.group_event.before_commit")
         }
+        setGroup(advanced, groupID: groupID)
+        registry[groupID]?.bufferDirty = false
+        if removed { registry[groupID]?.removed = true }
         for c in commits { pendingCommits[c.event.id] = c }
-        if let stored { emit(.message(stored)) }
+        for m in stored { emit(.messageReceived(m)) }
         for o in outcomes {
             switch o {
             case .commitApplied(_, let added, let removed):
-                for a in added { emit(.memberAdded(groupID: row.id, member: Hex.decode(a) ?? [])) }
-                for r in removed { emit(.memberRemoved(groupID: row.id, member: Hex.decode(r) ?? [])) }
+                for a in added { emit(.memberAdded(groupID: groupID, member: Hex.decode(a) ?? [])) }
+                for r in removed { emit(.memberRemoved(groupID: groupID, member: Hex.decode(r) ?? [])) }
             case .removed:
-                emit(.memberRemoved(groupID: row.id, member: publicKey.rawRepresentation))
+                emit(.memberRemoved(groupID: groupID, member: publicKey.rawRepresentation))
+                emit(.removedFromGroup(groupID: groupID))
+            case .evicted(let id):
+                emit(.bufferedEventEvicted(groupID: groupID, eventID: id))
             default:
                 break
             }
         }
-        return stored
+        return stored.first
     }
 
-    /// Sends `text` to any group this node can write to (hosted or joined).
-    public func sendMessage(text: String, groupID: String) throws -> StoredMessage {
-        if hostedGroup(groupID) != nil { return try send(text: text, groupID: groupID) }
-        guard var group = memberGroup(groupID), let row = try store.read({ tx in try tx.groups.get(id: groupID) }) else {
-            throw StoreError(.notFound, "no group \(groupID)")
+    /// Writes every group's buffer that changed since it was last written, in one transaction.
+    func saveDirtyBuffers() throws {
+        let dirty = registry.filter(\.value.bufferDirty)
+        guard !dirty.isEmpty else { return }
+        try store.write(durability: .deferred) { tx in
+            for (id, entry) in dirty {
+                try tx.bufferedEvents.replace(groupID: id, with: entry.group.buffer.events.map { ($0.id, $0.jsonString) })
+            }
         }
+        for id in dirty.keys { registry[id]?.bufferDirty = false }
+    }
+
+    /// Sends `text` as a chat message (kind 9 inside a MIP-03 group event) to any group this
+    /// node is in, hosted or joined: encrypted, stored as `pending` and queued in one
+    /// transaction. ``run()`` publishes it; ``NodeEvent/messageDelivered(groupID:eventID:)``
+    /// follows a relay's `OK`. Returns the message's event id.
+    @discardableResult
+    public func send(_ text: String, to groupID: String) throws(InviteKitError) -> String {
+        let message = try InviteKitError.mapping { try sendMessage(text: text, groupID: groupID) }
+        wake()
+        return message.eventID
+    }
+
+    func sendMessage(text: String, groupID anyID: String) throws -> StoredMessage {
+        let row = try groupRow(anyID)
+        if row.removedAt != nil { throw InviteKitError(.notAMember, underlyingCode: "removed") }
+        var group = try currentGroup(row.id)
         let now = currentTime()
         let event = try group.message(EventTemplate(kind: 9, content: text, createdAt: now), now: now, rng: randomSource)
-        joinedGroup(group, groupID: groupID)
-        let message = StoredMessage(eventID: event.id, groupID: groupID, sender: publicKey.rawRepresentation, createdAt: now, kind: 9,
+        var message = StoredMessage(eventID: event.id, groupID: row.id, sender: publicKey.rawRepresentation, createdAt: now, kind: 9,
                                     content: text, outgoing: true, status: .pending)
         try store.write { tx in
-            try tx.groups.updateState(id: groupID, state: group.serialized(), epoch: group.epoch, now: now)
+            try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
             _ = try tx.messages.insert(message)
-            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "message",
+            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: .message,
                                     relays: row.relays, now: now)
+            message = try tx.messages.get(eventID: event.id) ?? message
         }
-        emit(.message(message))
+        // Only after the commit: a failed write leaves the group's ratchet where it was.
+        setGroup(group, groupID: row.id)
+        emit(.messageQueued(message))
         return message
     }
 
-    /// Unused KeyPackages left; `serve` publishes more below ``keyPackageLowWater``.
-    public func unusedKeyPackages() throws -> Int { try store.read { tx in try tx.keyPackages.countUnused() } }
-
-    /// `serve` keeps at least this many unused KeyPackages published.
-    public static var keyPackageLowWater: Int { 3 }
+    /// Unused KeyPackages left; ``run()`` publishes more below the configured low water.
+    func unusedKeyPackages() throws -> Int { try store.read { tx in try tx.keyPackages.countUnused() } }
 }
 
 extension InviteKitNode {
     /// Queues this member's leave request (a SelfRemove proposal) for the group's relays; an
     /// admin commits it. Returns the event id.
-    public func leaveGroup(groupID: String) throws -> String {
+    public func leaveGroup(groupID: String) throws(InviteKitError) -> String {
+        let id = try InviteKitError.mapping { try queueLeave(groupID: groupID) }
+        wake()
+        return id
+    }
+
+    private func queueLeave(groupID: String) throws -> String {
         let row = try groupRow(groupID)
-        guard var group = memberGroup(row.id) else {
-            throw StoreError(.invalidTransition, "this node hosts \(groupID) as its admin: an admin does not leave its own group")
+        guard hostedGroup(row.id) == nil, var group = registry[row.id]?.group else {
+            throw InviteKitError(.notPermitted, underlyingCode: "admin_cannot_leave")
         }
         let event = try group.leaveEvent(now: currentTime(), rng: randomSource)
-        joinedGroup(group, groupID: row.id)
         let now = currentTime()
         try store.write { tx in
             try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
-            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "leave", relays: row.relays, now: now)
+            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: .leave, relays: row.relays, now: now)
         }
+        setGroup(group, groupID: row.id)
         return event.id
     }
 
 }
 
 extension InviteKitNode {
-    /// ``members(groupID:)`` read from the stored engine state without the home's lock, for
+    /// ``members(of:)`` read from the stored engine state without the home's lock, for
     /// `group members` while `serve` runs.
-    public static func storedMembers(home: StoreHome, group anyID: String) throws -> (members: [NodeGroupMember], epoch: UInt64) {
-        let store = try Store.open(path: home.databasePath)
-        guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw StoreError(.notFound, "no group \(anyID)") }
-        let group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
-        return members(of: group)
+    public static func storedMembers(home: StoreHome, group anyID: String) throws(InviteKitError) -> (members: [NodeGroupMember], epoch: UInt64) {
+        try InviteKitError.mapping {
+            let store = try Store.open(path: home.databasePath)
+            guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw InviteKitError(.groupNotFound) }
+            let group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
+            return members(of: group)
+        }
     }
 }
 
@@ -161,10 +215,10 @@ extension InviteKitNode {
     /// part and its kind-30443 event in `outbound` commit together, so none is published without
     /// its private part. Returns how many were made.
     @discardableResult
-    public func replenishKeyPackages() throws -> Int {
+    func replenishKeyPackages() throws -> Int {
         let relays = try defaultRelays()
         guard !relays.isEmpty else { return 0 }
-        let missing = Self.keyPackageLowWater - (try unusedKeyPackages())
+        let missing = configuration.keyPackageLowWater - (try unusedKeyPackages())
         guard missing > 0 else { return 0 }
         let now = currentTime()
         for _ in 0..<missing {
@@ -172,7 +226,7 @@ extension InviteKitNode {
             try store.write { tx in
                 try tx.keyPackages.save(reference: bundle.reference, eventID: event.id, bundle: bundle.privateSerialization(),
                                         lastResort: bundle.keyPackage.isLastResort, now: now)
-                try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "key_package",
+                try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: .keyPackage,
                                         relays: relays, now: now)
             }
         }

@@ -5,47 +5,64 @@ import InviteKitMLS
 import InviteKitNostr
 import InviteKitStore
 
-/// One node: identity, durable store, hosted groups, join decisions and the outbound queue.
-/// Apps call this actor rather than loose structs; it reports what happened on ``events``.
+/// One node: identity, durable store, groups, join decisions, the outbound queue and, while
+/// ``run()`` runs, the relay connections. An app holds one per home, as it would hold a
+/// database pool, and reads what happens from ``events(bufferingNewest:)``.
 ///
 /// Every state change is one store transaction, and nothing a transaction decided is handed to a
-/// relay before it commits: the relay layer drains ``dueOutbound(now:)`` and reports back with
-/// ``eventSent(_:relay:)`` and ``relayAnswered(_:relay:accepted:message:)``.
+/// relay before it commits (PROTOCOL §11.1). ``run()`` drives the relays: live subscriptions for
+/// this node's gift wraps and its groups' kind-445 events, the outbound queue with its retries,
+/// the Commit → `OK` → Welcome order, KeyPackage top-up and the answers to pending joins. Every
+/// public method throws ``InviteKitError``.
 ///
 /// Groups: each row holds the group's serialized Marmot state (see `NodeGroupEngine`), saved in
 /// the transaction that changed it and read back when the node opens.
 public actor InviteKitNode {
     public nonisolated let home: StoreHome
-    public nonisolated let store: Store
     public nonisolated let publicKey: Secp256k1.XOnlyPublicKey
-    public nonisolated let keyPackages: StoreKeyPackageStore
-    public nonisolated let events: AsyncStream<NodeEvent>
+    public nonisolated let configuration: Configuration
+    nonisolated let store: Store
+    nonisolated let keyPackages: StoreKeyPackageStore
 
-    private let continuation: AsyncStream<NodeEvent>.Continuation
+    let hub = NodeEventHub()
     private let lock: HomeLock
     private let key: Secp256k1.PrivateKey
     let processor: JoinRequestProcessor
     private let consumedTags: TransactionConsumedTagStore
-    private let machine: OutboundStateMachine
+    let machine: OutboundStateMachine
     private let clock: @Sendable () -> Int64
     private let rng: RandomSource
     /// Own Commits waiting for a relay's `OK`, by Commit event id (mirrors the waiting
     /// `pending_commits` rows).
     var pendingCommits: [String: NodePendingCommit] = [:]
-    /// Groups this node joined as a member.
-    private var memberGroups: [String: MarmotMLSGroup] = [:]
+    /// Every group this node hosts or joined, by private group id: the one registry. An entry
+    /// changes only after the transaction that stored its new state committed.
+    var registry: [String: NodeGroupEntry] = [:]
+    /// The runtime's state while ``run()`` runs (`nil` otherwise).
+    var runtime: NodeRuntimeState?
 
     var signingKey: Secp256k1.PrivateKey { key }
     var randomSource: RandomSource { rng }
     func currentTime() -> Int64 { clock() }
-    func emit(_ event: NodeEvent) { continuation.yield(event) }
-    func joinedGroup(_ group: MarmotMLSGroup, groupID: String) { memberGroups[groupID] = group }
-    /// A group joined as a member (also before a restart).
-    public func memberGroup(_ groupID: String) -> MarmotMLSGroup? { memberGroups[groupID] }
-    /// A hosted group's kind-445 event through the processor (it re-adds joiners a commit race lost).
-    func receiveHosted(_ event: NostrEvent, groupID: String) throws -> JoinRequestProcessor.GroupReceipt {
-        try processor.receive(event, conversationID: groupID)
+    func emit(_ event: NodeEvent) { hub.yield(event) }
+
+    /// A new stream of what this node does from now on: every subscriber sees every event
+    /// emitted after it subscribed. A subscriber more than `limit` events behind loses the
+    /// oldest ones it has not read (the store still has them: read the history or the groups).
+    public nonisolated func events(bufferingNewest limit: Int = 4096) -> AsyncStream<NodeEvent> {
+        hub.subscribe(bufferingNewest: limit)
     }
+    /// Records a group's new engine state (after its transaction committed); a new id is a group
+    /// this node just joined.
+    func setGroup(_ group: MarmotMLSGroup, groupID: String, relays: [String] = [], name: String? = nil) {
+        if registry[groupID] == nil {
+            registry[groupID] = NodeGroupEntry(group: group, inviteTag: nil, relays: relays, name: name)
+        } else {
+            registry[groupID]?.group = group
+        }
+    }
+    /// The groups this node hosts, as the join decisions see them.
+    var hostedGroups: [HostedGroup] { registry.values.compactMap(\.hosted) }
     func storedRow(for group: HostedGroup) -> StoredGroup { row(for: group) }
 
     /// Creates the identity of a new home: the key file (0600, written first), then the identity
@@ -71,8 +88,16 @@ public actor InviteKitNode {
 
     /// Opens an initialized home and takes its lock: a second node on the same home throws
     /// `StoreError/Code/locked`.
-    public init(home: StoreHome, policy: RetryPolicy = .standard, clock: @escaping @Sendable () -> Int64 = { UnixTime.now() },
-                rng: RandomSource = SystemRandom()) throws {
+    public init(home: StoreHome, configuration: Configuration = Configuration(), clock: @escaping @Sendable () -> Int64 = { UnixTime.now() },
+                rng: RandomSource = SystemRandom()) throws(InviteKitError) {
+        do {
+            try self.init(opening: home, configuration: configuration, clock: clock, rng: rng)
+        } catch {
+            throw InviteKitError.from(error)
+        }
+    }
+
+    private init(opening home: StoreHome, configuration: Configuration, clock: @escaping @Sendable () -> Int64, rng: RandomSource) throws {
         let (store, lock) = try home.openExclusive()
         let secret = try IdentityKeyFile.read(from: home.identityKeyPath)
         let key = try secret.withUnsafeBytes { try Secp256k1.PrivateKey(rawRepresentation: $0) }
@@ -92,19 +117,24 @@ public actor InviteKitNode {
         self.publicKey = key.publicKey
         self.clock = clock
         self.rng = rng
-        self.machine = OutboundStateMachine(policy: policy)
+        self.configuration = configuration
+        self.machine = OutboundStateMachine(policy: configuration.retryPolicy)
         self.keyPackages = StoreKeyPackageStore(store: store, clock: clock)
         let tags = TransactionConsumedTagStore(store: store, clock: clock)
         self.consumedTags = tags
         self.processor = JoinRequestProcessor(inviter: key, consumedTags: tags, clock: clock, rng: rng)
-        (events, continuation) = AsyncStream.makeStream(of: NodeEvent.self, bufferingPolicy: .bufferingNewest(4096))
         for row in try store.read({ tx in try tx.groups.all() }) {
-            let group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
-            if let tag = row.currentTag, group.isAdmin {
-                processor.host(HostedGroup(group: group, currentTag: tag, relays: row.relays, name: row.name))
-            } else {
-                memberGroups[row.id] = group
+            var group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
+            // A state of an older format carried its buffered events: they move to the table
+            // (with the new format) the next time the group is saved; the table's come first.
+            let held = group.buffer.events
+            group.buffer = MarmotEventBuffer()
+            for json in try store.read({ tx in try tx.bufferedEvents.all(groupID: row.id) }) {
+                if let e = try? NostrEvent(json: json) { group.buffer.append(e) }
             }
+            for e in held { group.buffer.append(e) }
+            registry[row.id] = NodeGroupEntry(group: group, inviteTag: group.isAdmin ? row.currentTag : nil, relays: row.relays, name: row.name,
+                                              removed: row.removedAt != nil)
         }
         // A Commit stored by a relay just before a crash is confirmed by the OK that a re-send
         // gets after the restart, so the engine's pending commit comes back from its row.
@@ -121,37 +151,51 @@ public actor InviteKitNode {
     public static func summary(home: StoreHome) throws -> (npub: String, relays: [String], groups: Int) {
         let store = try Store.open(path: home.databasePath)
         return try store.read { tx in
-            guard let pk = try tx.identity.publicKey() else { throw StoreError(.identityUnavailable, "no identity (run `invitekit init`)") }
+            guard let pk = try tx.identity.publicKey() else { throw StoreError(.identityUnavailable, "this home has no identity") }
             return (NIP19.npub(try Secp256k1.XOnlyPublicKey(rawRepresentation: pk)), try tx.identity.relays(), try tx.groups.count())
         }
     }
 
-    public func defaultRelays() throws -> [String] { try store.read { tx in try tx.identity.relays() } }
-
-    /// Ends the event stream; the lock goes with the node.
-    public func shutdown() { continuation.finish() }
+    /// Ends every event stream; the lock goes with the node. A running ``run()`` is not stopped
+    /// by this: cancel its task.
+    public func shutdown() { hub.finish() }
 
     // MARK: Groups
 
-    /// Creates a group with this node as its admin and stores its row.
-    public func createGroup(name: String?, relays: [String]? = nil) throws -> HostedGroup {
+    /// Creates a group with this node as its admin (MIP-01) and stores it; the group's relays
+    /// default to the node's. ``run()`` subscribes to it from its next round.
+    public func createGroup(name: String?, relays: [String]? = nil) throws(InviteKitError) -> NodeGroup {
+        let hosted = try InviteKitError.mapping { try createHostedGroup(name: name, relays: relays) }
+        wake()
+        return try group(hosted.conversationID)
+    }
+
+    func createHostedGroup(name: String?, relays: [String]? = nil) throws -> HostedGroup {
         let group = try HostedGroup.create(creator: key, name: name, relays: try relays ?? defaultRelays(), now: clock(), rng: rng)
         try store.write { tx in try tx.groups.save(row(for: group)) }
-        processor.host(group)
+        registry[group.conversationID] = NodeGroupEntry(group)
         return group
     }
 
     /// A hosted group (created in this run or before a restart).
-    public func hostedGroup(_ id: String) -> HostedGroup? { processor.group(id) }
+    func hostedGroup(_ id: String) -> HostedGroup? { registry[id]?.hosted }
 
-    /// Rotates a group's invite tag: every earlier invite is refused from now on.
-    public func revokeInvites(groupID: String) throws -> String {
-        guard let tag = processor.rotateTag(groupID) else { throw StoreError(.notFound, "no hosted group \(groupID)") }
-        try store.write { tx in try tx.groups.setTag(id: groupID, tag: tag, now: clock()) }
-        return tag
+    /// Rotates a group's invite tag (PROTOCOL §3.7): every earlier invite is refused from now on.
+    /// Returns the new tag.
+    @discardableResult
+    public func revokeInvites(groupID: String) throws(InviteKitError) -> String {
+        try InviteKitError.mapping {
+            let id = try groupRow(groupID).id
+            guard hostedGroup(id) != nil else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
+            let tag = InviteTag.generate(using: rng)
+            try store.write { tx in try tx.groups.setTag(id: id, tag: tag, now: clock()) }
+            // Only after the row changed: a failed write leaves the old tag in force everywhere.
+            registry[id]?.inviteTag = tag
+            return tag
+        }
     }
 
-    public func recordInvite(_ invite: StoredInvite) throws {
+    func recordInvite(_ invite: StoredInvite) throws {
         try store.write { tx in try tx.invites.insert(invite) }
     }
 
@@ -168,7 +212,7 @@ public actor InviteKitNode {
     /// request already decided (also before a restart) is ignored without a second reply.
     /// `nil` when the wrap does not open for this node.
     @discardableResult
-    public func handleGiftWrap(_ wrap: NostrEvent) throws -> JoinDecision? {
+    func handleGiftWrap(_ wrap: NostrEvent) throws -> JoinDecision? {
         if try store.read({ tx in try tx.processedRequests.contains(wrapID: wrap.id) }) { return .ignored(.duplicate) }
         guard let gift = try? GiftWrap.unwrap(wrap, recipient: key) else { return nil }
         if let message = try? SealedMessage(gift) {
@@ -182,19 +226,20 @@ public actor InviteKitNode {
         let now = clock()
         let replyRelays = try defaultRelays()
         let busy = busyGroups
+        let hosted = hostedGroups
         let decision: JoinDecision = try store.write { tx in
             if try tx.processedRequests.contains(rumorID: gift.rumor.id) { return .ignored(.duplicate) }
-            let decision = consumedTags.bound(to: tx, requestID: gift.rumor.id) { processor.process(gift, busy: busy) }
+            let decision = consumedTags.bound(to: tx, requestID: gift.rumor.id) { processor.process(gift, hosted: hosted, busy: busy) }
             // Not decided: the same wrap is decided on a later catch-up, after the group's Commit resolved.
             if case .ignored(.commitPending) = decision { return decision }
             var groupID: String?
             switch decision {
             case .rejected(let reply, _):
-                try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: "join_error",
+                try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: .joinError,
                                         relays: replyRelays, now: now)
             case .accepted(let pending):
                 groupID = pending.conversationID
-                try queue(.join(pending), requestID: gift.rumor.id, relays: processor.group(pending.conversationID)?.relays ?? replyRelays,
+                try queue(.join(pending), requestID: gift.rumor.id, relays: hostedGroup(pending.conversationID)?.relays ?? replyRelays,
                           in: tx, now: now)
             case .needsApproval(let approval):
                 groupID = approval.conversationID
@@ -214,11 +259,19 @@ public actor InviteKitNode {
         switch decision {
         case .ignored(.duplicate), .ignored(.commitPending): break
         case .needsApproval(let approval):
-            continuation.yield(.approvalRequested(groupID: approval.conversationID, member: gift.sender.rawRepresentation, requestID: gift.rumor.id))
+            emit(.approvalRequested(groupID: approval.conversationID, member: gift.sender.rawRepresentation, requestID: gift.rumor.id))
         default:
-            continuation.yield(.joinRequestDecided(requestID: gift.rumor.id, outcome: Self.outcome(decision)))
+            emit(.joinRequestDecided(requestID: gift.rumor.id, groupID: Self.groupID(of: decision), outcome: Self.outcome(decision)))
         }
         return decision
+    }
+
+    static func groupID(of d: JoinDecision) -> String? {
+        switch d {
+        case .accepted(let p): return p.conversationID
+        case .needsApproval(let a): return a.conversationID
+        default: return nil
+        }
     }
 
     static func outcome(_ d: JoinDecision) -> String {
@@ -233,33 +286,10 @@ public actor InviteKitNode {
 
     // MARK: Messages
 
-    /// Encrypts `text` for the group, stores it (`pending`) and queues its event, in one transaction.
-    public func send(text: String, groupID: String) throws -> StoredMessage {
-        guard var group = processor.group(groupID) else { throw StoreError(.notFound, "no hosted group \(groupID)") }
-        let now = clock()
-        let event = try group.group.message(EventTemplate(kind: 9, content: text, createdAt: now), now: now, rng: rng)
-        processor.update(groupID, group: group.group)
-        let message = StoredMessage(eventID: event.id, groupID: groupID, sender: publicKey.rawRepresentation, createdAt: now, kind: 9,
-                                    content: text, outgoing: true, status: .pending)
-        try store.write { tx in
-            try tx.groups.save(row(for: group))
-            try tx.messages.insert(message)
-            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: "message",
-                                    relays: group.relays, now: now)
-        }
-        continuation.yield(.message(message))
-        return message
-    }
-
-    /// A group's history in order.
-    public func history(groupID: String, after: (createdAt: Int64, eventID: String)? = nil, limit: Int = 500) throws -> [StoredMessage] {
-        try store.read { tx in try tx.messages.history(groupID: groupID, after: after, limit: limit) }
-    }
-
     // MARK: Outbound
 
     /// What to write to relays now (gated events only after their gate's `OK`).
-    public func dueOutbound(now: Int64? = nil) throws -> [OutboundEntry] {
+    func dueOutbound(now: Int64? = nil) throws -> [OutboundEntry] {
         let now = now ?? clock()
         return try store.write { tx in
             // A `sent` delivery past its ack timeout is requeued (or given up) before it is due again.
@@ -276,35 +306,50 @@ public actor InviteKitNode {
         }
     }
 
-    public func eventSent(_ eventID: String, relay: String) throws {
+    func eventSent(_ eventID: String, relay: String) throws {
         try store.write { tx in try tx.outbound.apply(.sent(now: clock()), eventID: eventID, relay: relay, machine: machine) }
     }
 
     /// No `OK` came in time: requeued with backoff, or given up after the policy's attempts.
-    public func deliveryTimedOut(_ eventID: String, relay: String) throws {
-        try store.write { tx in try tx.outbound.apply(.ackTimeout(now: clock()), eventID: eventID, relay: relay, machine: machine) }
+    func deliveryTimedOut(_ eventID: String, relay: String) throws {
+        let event: NodeEvent? = try store.write { tx in
+            let before = try tx.messages.get(eventID: eventID)
+            try tx.outbound.apply(.ackTimeout(now: clock()), eventID: eventID, relay: relay, machine: machine)
+            return try Self.messageTransition(from: before, in: tx)
+        }
+        if let event { emit(event) }
     }
 
-    public func relayReconnected(_ relay: String) throws {
-        try store.write { tx in try tx.outbound.relayReconnected(relay, now: clock(), machine: machine) }
+    /// What an own message's status change means for the app: delivered or given up.
+    static func messageTransition(from before: StoredMessage?, in tx: StoreTransaction) throws -> NodeEvent? {
+        guard let before, before.outgoing, let after = try tx.messages.get(eventID: before.eventID), after.status != before.status else { return nil }
+        switch after.status {
+        case .acked: return .messageDelivered(groupID: after.groupID, eventID: after.eventID)
+        case .failed: return .messageFailed(groupID: after.groupID, eventID: after.eventID)
+        default: return nil
+        }
     }
 
     /// A relay's `OK` for an event, in one transaction with what it causes: an own message
     /// becomes `acked`; an own pending Commit is applied and its Welcomes are queued behind it
     /// (`confirm`), or rolled back when every relay refused it.
-    public func relayAnswered(_ eventID: String, relay: String, accepted: Bool, message: String) throws {
+    func relayAnswered(_ eventID: String, relay: String, accepted: Bool, message: String) throws {
         let now = clock()
         var emitted: [NodeEvent] = []
         var next: NodePendingCommit?
         var resolved = false
+        var applied: (String, MarmotMLSGroup)?
         try store.write { tx in
+            let before = try tx.messages.get(eventID: eventID)
             let delivery = try tx.outbound.apply(.ok(accepted: accepted, message: message, now: now), eventID: eventID, relay: relay, machine: machine)
             if accepted, let m = try tx.messages.get(eventID: eventID), m.outgoing, m.status != .acked {
                 try tx.messages.setStatus(eventID: eventID, .acked)
             }
+            if let change = try Self.messageTransition(from: before, in: tx) { emitted.append(change) }
             guard let waiting = try tx.pendingCommits.get(commitEventID: eventID), waiting.status == .waiting else { return }
             if delivery.status == .acked, let pending = pendingCommits[eventID] {
-                (emitted, next) = try confirm(pending, acknowledgedBy: relay, waiting: waiting, in: tx, now: now)
+                let confirmed = try confirm(pending, acknowledgedBy: relay, waiting: waiting, in: tx, now: now)
+                (emitted, next, applied) = (emitted + confirmed.events, confirmed.next, confirmed.group.map { (pending.groupID, $0) })
                 resolved = true
             } else if OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: eventID)) == .failed {
                 try tx.pendingCommits.resolve(commitEventID: eventID, as: .rolledBack, now: now)
@@ -313,18 +358,20 @@ public actor InviteKitNode {
                 if case .join(let join)? = pendingCommits[eventID], let requestID = waiting.requestID {
                     try tx.consumedTags.release(requestID: requestID)
                     if let reply = processor.refusal(of: join, reason: "no relay stored the group's commit") {
-                        try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: "join_error",
+                        try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: .joinError,
                                                 relays: try tx.identity.relays(), now: now)
                     }
                 }
                 // An approved Whistle request whose Commit nobody took can be approved again.
                 try tx.pendingApprovals.reopen(commitEventID: eventID)
-                emitted.append(.commitRolledBack(groupID: waiting.groupID, commitEventID: eventID))
+                emitted.append(.commitRolledBack(groupID: waiting.groupID, commitEventID: eventID,
+                                                 lostAdds: pendingCommits[eventID]?.addedMembers ?? []))
                 resolved = true
             }
         }
+        if let (groupID, group) = applied { setGroup(group, groupID: groupID) }
         if resolved { pendingCommits[eventID] = nil }
         if let next { pendingCommits[next.event.id] = next }
-        for e in emitted { continuation.yield(e) }
+        for e in emitted { emit(e) }
     }
 }

@@ -1,22 +1,47 @@
 import InviteKitStore
 
-/// What a node reports to the app, in order, through ``InviteKitNode/events``.
+/// What a node reports to the app, in order, through ``InviteKitNode/events(bufferingNewest:)``.
+/// Every subscriber sees every event emitted after it subscribed.
 public enum NodeEvent: Sendable {
-    /// This node joined a group (a Welcome was processed).
-    case joined(groupID: String, epoch: UInt64)
-    /// The inviter refused this node's join request: the raw `invite_join_error` (PROTOCOL §8.2).
-    case joinFailed(InviteJoinError)
-    /// A group message was stored (received, or sent by this node).
-    case message(StoredMessage)
-    /// A Commit this node published was acknowledged and added `member` (x-only key).
+    /// ``InviteKitNode/run()`` started: the relays it serves (default relays, plus every
+    /// group's and pending join's relays).
+    case running(relays: [String])
+    /// A pending join (its id, `PendingJoinRecord.id`) ended with a processed Welcome.
+    case joined(joinID: String?, groupID: String, epoch: UInt64)
+    /// The inviter refused a pending join: the raw `invite_join_error` (PROTOCOL §8.2) and the
+    /// taxonomy error an app shows for it.
+    case joinRefused(joinID: String, InviteJoinError, error: InviteKitError)
+    /// A group message from another member was stored.
+    case messageReceived(StoredMessage)
+    /// An own message was stored and queued (``InviteKitNode/send(_:to:)``).
+    case messageQueued(StoredMessage)
+    /// A relay acknowledged an own message (`OK true`, NIP-01).
+    case messageDelivered(groupID: String, eventID: String)
+    /// Every relay refused an own message, or the retries ran out.
+    case messageFailed(groupID: String, eventID: String)
+    /// An own Commit was acknowledged by a relay and applied (MIP-03): the group is at `epoch`.
+    case commitConfirmed(groupID: String, commitEventID: String, epoch: UInt64)
+    /// An own Commit was refused by every relay, or another Commit took its epoch first; the
+    /// group stays where it was. `lostAdds` are the members it would have added (a join's
+    /// Commit is built again on the new epoch when the joiner still qualifies).
+    case commitRolledBack(groupID: String, commitEventID: String, lostAdds: [[UInt8]])
+    /// A Commit (own or received) added `member` (x-only key).
     case memberAdded(groupID: String, member: [UInt8])
     case memberRemoved(groupID: String, member: [UInt8])
-    /// A Commit this node made was refused by every relay: the group stays at its old epoch.
-    case commitRolledBack(groupID: String, commitEventID: String)
-    /// A join request was decided (for `serve`'s one line per action). A Whistle request
-    /// reports ``approvalRequested(groupID:member:requestID:)`` instead.
-    case joinRequestDecided(requestID: String, outcome: String)
+    /// A Commit removed this node from the group: it reads nothing more from it.
+    case removedFromGroup(groupID: String)
+    /// A join request was decided (PROTOCOL §8.3); `outcome` is its `processed_requests` outcome.
+    case joinRequestDecided(requestID: String, groupID: String?, outcome: String)
     /// A join request through a Whistle code was stored and waits for an admin's
     /// ``InviteKitNode/approveJoin(member:groupID:)`` or `declineJoin` (PROTOCOL §8.3 rule 5).
     case approvalRequested(groupID: String, member: [UInt8], requestID: String)
+    /// A group's buffer of events no key opens yet was full (PROTOCOL §5.9): its oldest event
+    /// was dropped to make room.
+    case bufferedEventEvicted(groupID: String, eventID: String)
+    /// An inbound event could not be used (a Welcome that does not open, say); nothing changed.
+    case eventRejected(eventID: String, error: InviteKitError)
+    /// Events were written to relays (one figure per flush round).
+    case published(writes: Int)
+    /// A relay failed in a way the node retries (no connection, a timed-out `OK`).
+    case relayProblem(relay: String, error: InviteKitError)
 }

@@ -27,6 +27,9 @@ enum NodePendingCommit: Sendable {
 
     var event: NostrEvent { commit.event }
 
+    /// The members this Commit adds (x-only keys), from its KeyPackage events.
+    var addedMembers: [[UInt8]] { commit.keyPackageEvents.compactMap { try? $0.authorKey().rawRepresentation } }
+
     /// Its `pending_commits` row: a join names its (first) joiner and KeyPackage event, a change
     /// neither; the payload is the engine's pending commit, so it survives a restart.
     func record(requestID: String?, now: Int64) -> PendingCommitRecord {

@@ -6,37 +6,37 @@ import InviteKitStore
 
 /// `KeyPackageStore` over the node's database (replaces `FileKeyPackageStore`): the private
 /// bundle is the MLS layer's own serialization, kept in `key_packages`, one transaction per call.
-public final class StoreKeyPackageStore: KeyPackageStore, Sendable {
-    public let store: Store
+final class StoreKeyPackageStore: KeyPackageStore, Sendable {
+    let store: Store
     private let clock: @Sendable () -> Int64
 
-    public init(store: Store, clock: @escaping @Sendable () -> Int64 = { UnixTime.now() }) {
+    init(store: Store, clock: @escaping @Sendable () -> Int64 = { UnixTime.now() }) {
         self.store = store
         self.clock = clock
     }
 
-    public func save(_ bundle: KeyPackageBundle) throws {
+    func save(_ bundle: KeyPackageBundle) throws {
         try store.write { tx in
             try tx.keyPackages.save(reference: bundle.reference, eventID: nil, bundle: bundle.privateSerialization(),
                                     lastResort: bundle.keyPackage.isLastResort, now: clock())
         }
     }
 
-    public func bundle(reference: [UInt8]) throws -> KeyPackageBundle? {
+    func bundle(reference: [UInt8]) throws -> KeyPackageBundle? {
         guard let secret = try store.read({ tx in try tx.keyPackages.bundle(reference: reference) }) else { return nil }
         let bundle = try KeyPackageBundle(privateSerialization: secret)
         guard bundle.reference == reference else { throw MLSError(.storage, "stored KeyPackage does not match its reference") }
         return bundle
     }
 
-    public func consume(reference: [UInt8]) throws {
+    func consume(reference: [UInt8]) throws {
         guard try store.read({ tx in try tx.keyPackages.bundle(reference: reference) }) != nil else {
             throw MLSError(.notFound, "KeyPackage not stored")
         }
         try store.write { tx in try tx.keyPackages.consume(reference: reference) }
     }
 
-    public func references() throws -> [[UInt8]] {
+    func references() throws -> [[UInt8]] {
         try store.read { tx in try tx.keyPackages.references() }
     }
 }

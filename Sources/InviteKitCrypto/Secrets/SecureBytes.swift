@@ -19,8 +19,15 @@ public final class SecureBytes: @unchecked Sendable {
     /// Copies `bytes` into fresh secure storage.
     public convenience init<Bytes: Collection>(copying bytes: Bytes) where Bytes.Element == UInt8 {
         self.init(zeroedCount: bytes.count)
-        var i = 0
-        for b in bytes { pointer.storeBytes(of: b, toByteOffset: i, as: UInt8.self); i += 1 }
+        let target = UnsafeMutableRawBufferPointer(start: pointer, count: bytes.count)
+        // One memcpy for contiguous collections (arrays, slices); byte by byte only otherwise.
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { source in
+            if let base = source.baseAddress, !source.isEmpty { target.copyMemory(from: UnsafeRawBufferPointer(start: base, count: source.count)) }
+        }
+        if copied == nil {
+            var i = 0
+            for b in bytes { pointer.storeBytes(of: b, toByteOffset: i, as: UInt8.self); i += 1 }
+        }
     }
 
     /// Fills fresh secure storage through a closure, so the secret never exists elsewhere.

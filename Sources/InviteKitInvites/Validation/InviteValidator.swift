@@ -59,9 +59,11 @@ public enum InviteValidator {
         }
         if p.expiresAfterUse, let store = context.store {
             if r.error != nil { return r }
-            let key = consumedKey(creator: creator, tag: p.tag)
-            do {
-                r.singleUse = try store.isConsumed(key) ? .failed(InviteError(.inviteAlreadyUsed)) : .passed
+            do throws(InviteError) {
+                let usedInvite = try store.isConsumed(consumedKey(creator: creator, invite: invite))
+                let usedTag = try store.isConsumed(legacyConsumedKey(creator: creator, tag: p.tag))
+                let used = usedInvite || usedTag
+                r.singleUse = used ? .failed(InviteError(.inviteAlreadyUsed)) : .passed
             } catch {
                 r.singleUse = .failed(error)
             }
@@ -69,9 +71,17 @@ public enum InviteValidator {
         return r
     }
 
-    /// The consumed-tag store key of an invite: creator hex and tag, so two creators' tags
-    /// never collide.
-    public static func consumedKey(creator: Secp256k1.XOnlyPublicKey, tag: String) -> String {
-        creator.hex + ":" + tag
+    /// The consumed-store key of a single-use invite (PROTOCOL §3.7): the creator and SHA-256 of
+    /// the signed payload bytes. Each invite is used up on its own, so two single-use invites
+    /// of one group (same tag) are independent. The payload bytes are covered by the signature,
+    /// so unlike an ECDSA signature they cannot be re-encoded into a second valid key.
+    public static func consumedKey(creator: Secp256k1.XOnlyPublicKey, invite: SignedInvite) -> String {
+        creator.hex + ":invite:" + Hex.encode(SHA256.hash(invite.payloadBytes))
+    }
+
+    /// The key a consumption recorded before per-invite keys (store schema 4): creator and tag.
+    /// Such a row still counts for every invite of its tag, since which invite used it is unknown.
+    public static func legacyConsumedKey(creator: Secp256k1.XOnlyPublicKey, tag: String) -> String {
+        creator.hex + ":tag:" + tag
     }
 }

@@ -57,9 +57,14 @@ public struct TLSWriter {
 
     /// A length-prefixed vector whose contents `body` writes.
     public mutating func writeVector(_ body: (inout TLSWriter) -> Void) {
-        var sub = TLSWriter(capacity: 64)
-        body(&sub)
-        writeOpaque(sub.bytes)
+        // Written in place, then the length is slid in front: one memmove instead of a buffer
+        // per nesting level (a ratchet tree inside a state would be copied at every level).
+        let start = bytes.count
+        body(&self)
+        let length = bytes.count - start
+        var prefix = TLSWriter(capacity: 4)
+        prefix.writeVarint(length)
+        bytes.insert(contentsOf: prefix.bytes, at: start)
     }
 
     /// `T items<V>` for a list of encodable values.

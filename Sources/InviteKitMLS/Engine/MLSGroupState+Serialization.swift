@@ -2,17 +2,34 @@ import InviteKitCrypto
 
 extension MLSGroupState {
     /// The format byte of ``serialized()``.
-    public static let serializationVersion: UInt8 = 1
+    public static let serializationVersion: UInt8 = 2
+    /// The versions ``init(serialized:relativeTo:)`` reads: 1 (every tree in full) and 2.
+    public static let readableSerializationVersions: ClosedRange<UInt8> = 1...2
 
     /// The whole member state as versioned bytes, in zeroizing storage because it holds every
-    /// secret of the member: `uint8 version = 1; GroupContext; ratchet_tree; opaque signature_seed<V>;
-    /// opaque tree_private<V>; opaque epoch_secrets<V>[11]; opaque interim_transcript_hash<V>;
-    /// SecretTree; uint8 removed; RetainedEpoch retained<V>; CachedProposal proposals<V>;`.
-    public func serialized() -> SecureBytes {
-        var w = TLSWriter(capacity: 4096)
+    /// secret of the member (PROTOCOL.md §5.10.9): `uint8 version = 2; GroupContext; StoredTree
+    /// tree; opaque signature_seed<V>; opaque tree_private<V>; opaque epoch_secrets<V>[11]; opaque
+    /// interim_transcript_hash<V>; SecretTree; uint8 removed; RetainedEpoch retained<V>;
+    /// CachedProposal proposals<V>;` with `StoredTree = uint8 form; select (form) { 0: ratchet_tree;
+    /// 1: TreeDelta from base.tree }` and `RetainedEpoch = { GroupContext; TreeDelta from tree;
+    /// SecretTree; opaque sender_data_secret<V> }` (``RatchetTree/encodeDelta(from:to:)``).
+    /// Version 1 held every tree in full and no form byte.
+    public func serialized() -> SecureBytes { serialized(relativeTo: nil) }
+
+    /// ``serialized()`` with the tree written as its differences from `base`'s, for states kept
+    /// beside `base` (a group's rollback snapshots beside its current state). Read it back with
+    /// ``init(serialized:relativeTo:)`` and the same base.
+    public func serialized(relativeTo base: MLSGroupState?) -> SecureBytes {
+        var w = TLSWriter(capacity: 4096 + (base == nil ? 300 * tree.storage.count : 4096))
         w.writeUInt8(Self.serializationVersion)
         groupContext.encode(to: &w)
-        tree.encode(to: &w)
+        if let base {
+            w.writeUInt8(1)
+            tree.encodeDelta(from: base.tree, to: &w)
+        } else {
+            w.writeUInt8(0)
+            tree.encode(to: &w)
+        }
         signatureKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
         privateTree.serialized().withUnsafeBytes { w.writeOpaque($0) }
         for s in epochSecrets.allSecrets { s.withUnsafeBytes { w.writeOpaque($0) } }
@@ -22,7 +39,7 @@ extension MLSGroupState {
         w.writeVector { v in
             for r in retainedEpochs {
                 r.groupContext.encode(to: &v)
-                r.tree.encode(to: &v)
+                r.tree.encodeDelta(from: tree, to: &v)
                 r.secretTree.encode(to: &v)
                 r.senderDataSecret.withUnsafeBytes { v.writeOpaque($0) }
             }
@@ -39,10 +56,14 @@ extension MLSGroupState {
         return SecureBytes(copying: bytes)
     }
 
-    /// Reads ``serialized()`` back; every secret lands in ``SecureBytes`` again. Fails with a
-    /// typed error on any other version, truncation or inconsistency (keys that do not match the
-    /// tree).
-    public init(serialized data: SecureBytes) throws {
+    public init(serialized data: SecureBytes) throws { try self.init(serialized: data, relativeTo: nil) }
+
+    /// Reads ``serialized(relativeTo:)`` back (version 1 or 2); every secret lands in
+    /// ``SecureBytes`` again, and trees stored as deltas share `base`'s unchanged nodes. Fails
+    /// with a typed error on any other version, a delta without its base, truncation or
+    /// inconsistency (keys that do not match the tree, a tree that does not match its
+    /// GroupContext's tree hash).
+    public init(serialized data: SecureBytes, relativeTo base: MLSGroupState?) throws {
         var copy = data.exportBytes()
         defer { zeroize(&copy) }
         var r = TLSReader(copy)
@@ -51,9 +72,19 @@ extension MLSGroupState {
             defer { zeroize(&b) }
             return SecureBytes(copying: b)
         }
-        guard try r.readUInt8() == Self.serializationVersion else { throw MLSError(.invalidValue, "unknown group state format") }
+        let version = try r.readUInt8()
+        guard Self.readableSerializationVersions.contains(version) else {
+            throw MLSError(.unsupportedVersion, "group state format \(version) is not one of \(Self.readableSerializationVersions)")
+        }
         let context = try GroupContext(from: &r)
-        let tree = try RatchetTree(from: &r)
+        let tree: RatchetTree
+        switch version == 1 ? 0 : try r.readUInt8() {
+        case 0: tree = try RatchetTree(from: &r)
+        case 1:
+            guard let base else { throw MLSError(.invalidValue, "a group state stored against another one was read alone") }
+            tree = try RatchetTree(delta: &r, base: base.tree)
+        case let f: throw MLSError(.invalidValue, "stored tree form \(f)")
+        }
         let sigKey: Ed25519.PrivateKey
         do { sigKey = try Ed25519.PrivateKey(rawRepresentation: try secret(&r)) } catch { throw MLSError(.invalidKey, "signature key") }
         let priv = try TreePrivateState(serialized: try secret(&r))
@@ -64,8 +95,10 @@ extension MLSGroupState {
         let removedFlag = try r.readUInt8()
         guard removedFlag <= 1 else { throw MLSError(.invalidValue, "removed flag \(removedFlag)") }
         let retained: [RetainedEpoch] = try r.readVector { v in
-            RetainedEpoch(groupContext: try GroupContext(from: &v), tree: try RatchetTree(from: &v), secretTree: try SecretTree(from: &v),
-                          senderDataSecret: try secret(&v))
+            let context = try GroupContext(from: &v)
+            let past = version == 1 ? try RatchetTree(from: &v) : try RatchetTree(delta: &v, base: tree)
+            guard past.treeHash == context.treeHash else { throw MLSError(.treeHashMismatch, "a retained epoch's tree differs from its GroupContext") }
+            return RetainedEpoch(groupContext: context, tree: past, secretTree: try SecretTree(from: &v), senderDataSecret: try secret(&v))
         }
         let cache: [CachedProposal] = try r.readVector { v in
             CachedProposal(reference: try v.readOpaque(), proposal: try Proposal(from: &v), sender: try v.readUInt32())

@@ -40,6 +40,16 @@ public protocol MarmotEngine: Sendable {
     func serialized() -> SecureBytes
     /// Reads ``serialized()`` back.
     init(serialized data: SecureBytes) throws
+    /// ``serialized()`` for a state stored beside `base` (a rollback snapshot beside the current
+    /// state): an engine may write only what differs.
+    func serialized(relativeTo base: Self?) -> SecureBytes
+    /// Reads ``serialized(relativeTo:)`` back with the same base.
+    init(serialized data: SecureBytes, relativeTo base: Self?) throws
+}
+
+extension MarmotEngine {
+    public func serialized(relativeTo base: Self?) -> SecureBytes { serialized() }
+    public init(serialized data: SecureBytes, relativeTo base: Self?) throws { try self.init(serialized: data) }
 }
 
 /// What a commit is to do.

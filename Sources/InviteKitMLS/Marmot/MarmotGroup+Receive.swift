@@ -4,22 +4,47 @@ import InviteKitNostr
 extension MarmotGroup {
     /// Processes one kind-445 event of this group. Returns its outcome, followed by the outcomes of
     /// buffered events that it made readable: an epoch change opens events sealed for the new
-    /// epoch, a proposal lets a commit that references it apply.
+    /// epoch, a proposal lets a commit that references it apply. ``ingest(event:now:)`` also says
+    /// what changed, so a caller saves only that.
     public mutating func receive(event: NostrEvent, now: Int64 = UnixTime.now()) -> [MarmotOutcome] {
-        var outcomes = receiveOne(event, now: now)
+        ingest(event: event, now: now).outcomes
+    }
+
+    /// ``receive(event:now:)`` with what the caller must save (PROTOCOL.md §5.9). An event over
+    /// ``MarmotProfile/maxGroupEventContentBytes`` is refused before any other work; one that no
+    /// retained epoch's key opens costs one failed AEAD open per key, changes no state and goes to
+    /// ``buffer`` (whose evictions are reported as ``MarmotOutcome/evicted(eventID:)``).
+    public mutating func ingest(event: NostrEvent, now: Int64 = UnixTime.now()) -> MarmotReceipt {
+        let first = receiveOne(event, now: now)
+        var outcomes = first.outcomes
+        var stateChanged = first.changed
+        var bufferChanged = false
+        if first.buffer {
+            bufferChanged = true
+            outcomes += buffer.append(event).map { .evicted(eventID: $0.id) }
+        }
         var progress = outcomes.contains(where: Self.unblocksBuffered)
         while progress, !buffer.isEmpty {
             progress = false
-            let waiting = buffer
-            buffer = []
-            for e in waiting {
+            let before = buffer
+            for e in buffer.removeAll() {
                 let o = receiveOne(e, now: now)
-                if case .buffered = o.first { continue }
-                outcomes += o
-                if o.contains(where: Self.unblocksBuffered) { progress = true }
+                if o.buffer { buffer.append(e); continue }
+                stateChanged = stateChanged || o.changed
+                outcomes += o.outcomes
+                if o.outcomes.contains(where: Self.unblocksBuffered) { progress = true }
             }
+            if buffer != before { bufferChanged = true }
         }
-        return outcomes
+        return MarmotReceipt(outcomes: outcomes, stateChanged: stateChanged, bufferChanged: bufferChanged)
+    }
+
+    /// One event's outcomes; `changed` when the serialized state changed, `buffer` when the
+    /// event is to wait in ``buffer``.
+    struct Step {
+        var outcomes: [MarmotOutcome]
+        var changed = false
+        var buffer = false
     }
 
     static func unblocksBuffered(_ o: MarmotOutcome) -> Bool {
@@ -34,11 +59,17 @@ extension MarmotGroup {
         aTime != bTime ? aTime < bTime : aID.lowercased() < bID.lowercased()
     }
 
-    mutating func receiveOne(_ event: NostrEvent, now: Int64) -> [MarmotOutcome] {
+    mutating func receiveOne(_ event: NostrEvent, now: Int64) -> Step {
+        let size = event.content.utf8.count
+        guard size <= MarmotProfile.maxGroupEventContentBytes else {
+            return Step(outcomes: [.rejected(MLSError(.tooLarge, "kind-445 content of \(size) bytes is over \(MarmotProfile.maxGroupEventContentBytes)"))])
+        }
         do {
-            if seenEventIDs.contains(event.id.lowercased()) || seenEventIDs.contains(event.id) { return [.duplicate] }
+            if seenEventIDs.contains(event.id.lowercased()) || seenEventIDs.contains(event.id) || buffer.contains(eventID: event.id) {
+                return Step(outcomes: [.duplicate])
+            }
             let (groupID, sealed) = try MarmotGroupEvent.envelope(event, now: now)
-            guard groupID == nostrGroupID else { return [.rejected(MLSError(.wrongGroup, "h tag names another group"))] }
+            guard groupID == nostrGroupID else { return Step(outcomes: [.rejected(MLSError(.wrongGroup, "h tag names another group"))]) }
             let hash = SHA256.hash(Array(event.content.utf8))
             if seenContentHashes.contains(hash) {
                 // The same ciphertext in another wrapper: never a new commit, but the better wrapper
@@ -49,13 +80,14 @@ extension MarmotGroup {
                     snapshots[i].eventID = event.id.lowercased()
                 }
                 seenEventIDs.insert(event.id.lowercased())
-                return [.duplicate]
+                return Step(outcomes: [.duplicate], changed: true)
+            }
+            guard sealed.count >= GroupEventCipher.minimumSealedByteCount else {
+                return Step(outcomes: [.rejected(MLSError(.invalidEvent, "kind-445 content is \(sealed.count) bytes, under a nonce and a tag"))])
             }
             guard let message = open(sealed) else {
-                if state.isRemoved { return [.rejected(MLSError(.notMember, "removed from the group"))] }
-                if buffer.count >= Self.bufferLimit { buffer.removeFirst() }
-                buffer.append(event)
-                return [.buffered]
+                if state.isRemoved { return Step(outcomes: [.rejected(MLSError(.notMember, "removed from the group"))]) }
+                return Step(outcomes: [.buffered], buffer: true)
             }
             let header = try MarmotMessageHeader(message)
             let outcomes: [MarmotOutcome]
@@ -64,33 +96,31 @@ extension MarmotGroup {
                     outcomes = try receiveCommit(message, header: header, event: event, hash: hash)
                 } catch let e as MLSError where e.code == .unknownProposal {
                     // Same-second events arrive in id order: the proposal may come next.
-                    if buffer.count >= Self.bufferLimit { buffer.removeFirst() }
-                    buffer.append(event)
-                    return [.buffered]
+                    return Step(outcomes: [.buffered], buffer: true)
                 }
             } else {
                 outcomes = [try receiveOther(message, header: header)]
             }
             seenEventIDs.insert(event.id.lowercased())
             seenContentHashes.insert(hash)
-            return outcomes
+            return Step(outcomes: outcomes, changed: true)
         } catch let e as MLSError {
-            return [.rejected(e)]
+            return Step(outcomes: [.rejected(e)])
         } catch {
-            return [.rejected(MLSError(.invalidValue, "\(error)"))]
+            return Step(outcomes: [.rejected(MLSError(.invalidValue, "\(error)"))])
         }
     }
 
     /// Opens sealed content with the current epoch's key (unless removed), then the retained
     /// epochs' keys, newest first.
     func open(_ sealed: [UInt8]) -> [UInt8]? {
-        var states: [Engine] = state.isRemoved ? [] : [state]
-        states += snapshots.reversed().map(\.state)
-        for s in states {
+        func attempt(_ s: Engine) -> [UInt8]? {
             let key = s.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
                                  length: MarmotProfile.groupEventKeyLength)
-            if let opened = try? GroupEventCipher.open(bytes: sealed, key: key) { return opened }
+            return try? GroupEventCipher.open(bytes: sealed, key: key)
         }
+        if !state.isRemoved, let opened = attempt(state) { return opened }
+        for s in snapshots.reversed() { if let opened = attempt(s.state) { return opened } }
         return nil
     }
 
@@ -104,7 +134,8 @@ extension MarmotGroup {
             if !leaveRequests.contains(pubkey) { leaveRequests.append(pubkey) }
             return .leaveRequest(pubkey: pubkey)
         case .commit:
-            throw MLSError(.invalidValue, "a commit framed as another content type")
+            // Not thrown: the engine applied it, so the caller must still save.
+            return .rejected(MLSError(.invalidValue, "a commit framed as another content type"))
         }
     }
 

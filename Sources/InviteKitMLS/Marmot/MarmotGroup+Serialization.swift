@@ -3,22 +3,25 @@ import InviteKitNostr
 
 extension MarmotGroup {
     /// The format byte of ``serialized()``.
-    public static var serializationVersion: UInt8 { 1 }
+    public static var serializationVersion: UInt8 { 2 }
+    /// The versions ``init(serialized:)`` reads: 1 (which also held the buffered events) and 2.
+    public static var readableSerializationVersions: ClosedRange<UInt8> { 1...2 }
 
-    /// The member's whole Marmot state as versioned bytes, in zeroizing storage because it holds
-    /// every secret: `uint8 version = 1; opaque engine<V>; Snapshot snapshots<V>;
-    /// opaque seen_event_ids<V>; opaque seen_content_hashes<V>; opaque buffered_events<V>;
-    /// opaque leave_requests<V>;` with `Snapshot = { opaque engine<V>; opaque group_data<V>;
-    /// uint64 created_at; opaque event_id<V>; opaque content_hash<V>; opaque added<V>;
-    /// opaque key_package_events<V>; }`. Events are kept as their JSON; the Nostr identity key is
-    /// never part of it.
+    /// The member's Marmot state as versioned bytes, in zeroizing storage because it holds every
+    /// secret (PROTOCOL.md §5.10.9): `uint8 version = 2; opaque engine<V>; Snapshot snapshots<V>;
+    /// opaque seen_event_ids<V>; opaque seen_content_hashes<V>; opaque leave_requests<V>;` with
+    /// `Snapshot = { opaque engine<V>; opaque group_data<V>; uint64 created_at; opaque event_id<V>;
+    /// opaque content_hash<V>; opaque added<V>; opaque key_package_events<V>; }`. Events are kept
+    /// as their JSON; the Nostr identity key is never part of it, nor is ``buffer``: nothing an
+    /// outsider sends grows it. A snapshot's engine is stored relative to the current one
+    /// (``MarmotEngine/serialized(relativeTo:)``: for ``MLSGroupState``, its tree as a delta).
     public func serialized() -> SecureBytes {
         var w = TLSWriter(capacity: 4096)
         w.writeUInt8(Self.serializationVersion)
         state.serialized().withUnsafeBytes { w.writeOpaque($0) }
         w.writeVector { v in
             for s in snapshots {
-                s.state.serialized().withUnsafeBytes { v.writeOpaque($0) }
+                s.state.serialized(relativeTo: state).withUnsafeBytes { v.writeOpaque($0) }
                 v.writeOpaque(s.groupData.tlsSerialized)
                 v.writeUInt64(UInt64(bitPattern: s.createdAt))
                 v.writeOpaque(Array(s.eventID.utf8))
@@ -29,24 +32,28 @@ extension MarmotGroup {
         }
         w.writeVector { v in for id in seenEventIDs.sorted() { v.writeOpaque(Array(id.utf8)) } }
         w.writeVector { v in for h in seenContentHashes.sorted(by: { $0.lexicographicallyPrecedes($1) }) { v.writeOpaque(h) } }
-        w.writeVector { v in for e in buffer { v.writeOpaque(e.jsonBytes) } }
         w.writeVector { v in for p in leaveRequests { v.writeOpaque(Array(p.utf8)) } }
         var bytes = w.takeBytes()
         defer { zeroize(&bytes) }
         return SecureBytes(copying: bytes)
     }
 
-    /// Reads ``serialized()`` back. Fails with a typed error on another version, truncation,
+    /// Reads ``serialized()`` back. A version-1 state (whose layout had `opaque
+    /// buffered_events<V>` before `leave_requests`) is migrated: its buffered events move to
+    /// ``buffer``, within its bounds. Fails with a typed error on any other version, truncation,
     /// trailing bytes or any inconsistent part.
     public init(serialized data: SecureBytes) throws {
         var copy = data.exportBytes()
         defer { zeroize(&copy) }
         var r = TLSReader(copy)
-        guard try r.readUInt8() == Self.serializationVersion else { throw MLSError(.invalidValue, "unknown Marmot state version") }
-        func engine(_ r: inout TLSReader) throws -> Engine {
+        let version = try r.readUInt8()
+        guard Self.readableSerializationVersions.contains(version) else {
+            throw MLSError(.unsupportedVersion, "Marmot state version \(version) is not one of \(Self.readableSerializationVersions)")
+        }
+        func engine(_ r: inout TLSReader, relativeTo base: Engine?) throws -> Engine {
             var b = try r.readOpaque()
             defer { zeroize(&b) }
-            return try Engine(serialized: SecureBytes(copying: b))
+            return try Engine(serialized: SecureBytes(copying: b), relativeTo: base)
         }
         func event(_ r: inout TLSReader) throws -> NostrEvent {
             do { return try NostrEvent(json: try r.readOpaque(), requireSignature: false) } catch let e as MLSError { throw e } catch {
@@ -57,10 +64,10 @@ extension MarmotGroup {
             guard let s = String(validating: try r.readOpaque(), as: UTF8.self) else { throw MLSError(.invalidValue, "stored text is not UTF-8") }
             return s
         }
-        let current = try engine(&r)
+        let current = try engine(&r, relativeTo: nil)
         self.init(state: current, groupData: try MarmotGroupData(extensions: current.groupContextExtensions))
         snapshots = try r.readVector { v in
-            let s = try engine(&v)
+            let s = try engine(&v, relativeTo: current)
             let data = try MarmotGroupData(tlsSerialized: try v.readOpaque())
             let createdAt = Int64(bitPattern: try v.readUInt64())
             let id = try text(&v)
@@ -72,7 +79,9 @@ extension MarmotGroup {
         }
         seenEventIDs = Set(try r.readVector { try text(&$0) })
         seenContentHashes = Set(try r.readVector { try $0.readOpaque() })
-        buffer = try r.readVector { try event(&$0) }
+        if version == 1 {
+            for e in try r.readVector({ try MarmotEventBuffer.storedEvent(&$0) }) { buffer.append(e) }
+        }
         leaveRequests = try r.readVector { try text(&$0) }
         try r.finish()
     }

@@ -19,15 +19,15 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         var epoch: UInt64 { state.epoch }
     }
 
-    /// Events no retained key opens are kept for a retry after each epoch change, up to this many.
-    public static var bufferLimit: Int { 512 }
-
     public internal(set) var state: Engine
     public internal(set) var groupData: MarmotGroupData
     var snapshots: [Snapshot] = []
     var seenEventIDs: Set<String> = []
     var seenContentHashes: Set<[UInt8]> = []
-    var buffer: [NostrEvent] = []
+    /// Events waiting for a key (PROTOCOL.md §5.9). Not part of ``serialized()``: a caller that
+    /// keeps them across restarts saves ``MarmotEventBuffer/serialized()`` on its own, when a
+    /// ``MarmotReceipt`` says the buffer changed, and sets it back after loading the group.
+    public var buffer = MarmotEventBuffer()
     /// Members whose SelfRemove arrived this epoch (hex keys); an admin commits them.
     public internal(set) var leaveRequests: [String] = []
 

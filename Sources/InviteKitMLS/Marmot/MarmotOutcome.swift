@@ -21,6 +21,9 @@ public enum MarmotOutcome: Sendable {
     /// No retained key opens the event yet, or it is a commit referencing a proposal not received
     /// yet: it is kept and retried after each epoch change or proposal.
     case buffered
+    /// The buffer was full (PROTOCOL.md §5.9): this earlier buffered event (its id) was dropped
+    /// to make room, or the event just received was larger than the whole buffer.
+    case evicted(eventID: String)
     /// The event was refused.
     case rejected(MLSError)
 }

@@ -34,6 +34,13 @@ public enum MarmotProfile {
     /// Epochs back a receiver tries when the current key does not open a kind-445 event (MDK's
     /// lookback, and the epochs it keeps).
     public static let epochLookback = 5
+    /// A kind-445 event whose content is longer than this (bytes) is refused before any other
+    /// check (`too_large`): the relay event limit of PROTOCOL.md §5.4, so no genuine event is.
+    public static let maxGroupEventContentBytes = 64 * 1024
+    /// At most this many kind-445 events wait per group for a key (PROTOCOL.md §5.9).
+    public static let bufferedEventLimit = 256
+    /// At most this many bytes of kind-445 event JSON wait per group for a key (PROTOCOL.md §5.9).
+    public static let bufferedByteLimit = 1024 * 1024
     /// A kind-445 event more than this far in the future is refused (seconds).
     public static let maxFutureSkew: Int64 = 300
     /// A kind-445 event older than this is refused (seconds; 45 days).

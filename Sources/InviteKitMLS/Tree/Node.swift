@@ -1,18 +1,52 @@
 /// `Node` (RFC 9420 §7.8): `NodeType node_type; select (node_type) { leaf: LeafNode; parent: ParentNode; }`.
-public enum Node: Hashable, Sendable, TLSCodable {
-    // Boxed: a commit copies the tree's node array, and a boxed node copies with one retain
-    // instead of one per field.
-    indirect case leaf(LeafNode)
-    indirect case parent(ParentNode)
+///
+/// One reference to an immutable box: a commit copies the tree's node array, and a boxed node
+/// copies with one retain instead of one per field. Not an `indirect enum`: Swift keeps the case
+/// of a two-case indirect enum in the top bit of the box pointer, which LeakSanitizer cannot
+/// follow, so every live parent node looked leaked (issue 20). Match on ``kind``.
+public struct Node: Hashable, Sendable, TLSCodable {
+    /// The node's content, for `switch`.
+    public enum Kind: Hashable, Sendable {
+        case leaf(LeafNode)
+        case parent(ParentNode)
+    }
+
+    /// Two optionals rather than a ``Kind``: an optional struct marks `nil` with an invalid
+    /// pointer value, so every stored reference stays a plain pointer.
+    private final class Box: Sendable {
+        let leaf: LeafNode?
+        let parent: ParentNode?
+        init(leaf: LeafNode?, parent: ParentNode?) { self.leaf = leaf; self.parent = parent }
+    }
+
+    private let box: Box
+
+    public static func leaf(_ node: LeafNode) -> Node { Node(box: Box(leaf: node, parent: nil)) }
+    public static func parent(_ node: ParentNode) -> Node { Node(box: Box(leaf: nil, parent: node)) }
+
+    private init(box: Box) { self.box = box }
+
+    public var kind: Kind {
+        if let l = box.leaf { return .leaf(l) }
+        return .parent(box.parent!)
+    }
+
+    /// The leaf node, `nil` for a parent.
+    public var leafNode: LeafNode? { box.leaf }
+    /// The parent node, `nil` for a leaf.
+    public var parentNode: ParentNode? { box.parent }
+    public var isLeaf: Bool { box.leaf != nil }
 
     /// `NodeType` values (RFC 9420 §7.8).
     public enum NodeType: UInt8, Sendable { case leaf = 1, parent = 2 }
 
-    public var encryptionKey: [UInt8] {
-        switch self {
-        case .leaf(let l): return l.encryptionKey
-        case .parent(let p): return p.encryptionKey
-        }
+    public var encryptionKey: [UInt8] { box.leaf?.encryptionKey ?? box.parent!.encryptionKey }
+
+    public static func == (a: Node, b: Node) -> Bool { a.box === b.box || (a.box.leaf == b.box.leaf && a.box.parent == b.box.parent) }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(box.leaf)
+        h.combine(box.parent)
     }
 
     public init(from reader: inout TLSReader) throws {
@@ -24,9 +58,10 @@ public enum Node: Hashable, Sendable, TLSCodable {
     }
 
     public func encode(to writer: inout TLSWriter) {
-        switch self {
-        case .leaf(let l): writer.writeUInt8(NodeType.leaf.rawValue); l.encode(to: &writer)
-        case .parent(let p): writer.writeUInt8(NodeType.parent.rawValue); p.encode(to: &writer)
+        if let l = box.leaf {
+            writer.writeUInt8(NodeType.leaf.rawValue); l.encode(to: &writer)
+        } else {
+            writer.writeUInt8(NodeType.parent.rawValue); box.parent!.encode(to: &writer)
         }
     }
 }

@@ -33,7 +33,7 @@ extension RatchetTree {
         func holdsMember(_ y: UInt32) -> Bool { TreeMath.leafIndex(node: TreeMath.subtreeRange(y).lowerBound) < occupied }
         if TreeMath.isLeaf(x) {
             let leafIndex = TreeMath.leafIndex(node: x)
-            if let incoming, case .leaf(var leaf)? = storage[Int(x)] {
+            if let incoming, var leaf = storage[Int(x)]?.leafNode {
                 leaf.source = .commit(parentHash: incoming)
                 leaf.sign(with: signingKeys[Int(leafIndex)], groupID: groupID, leafIndex: leafIndex)
                 storage[Int(x)] = .leaf(leaf)

@@ -7,12 +7,12 @@ extension RatchetTree {
     public var treeHash: [UInt8] { hashes[Int(root)] }
 
     /// The tree hash of every node, by node index (RFC 9420 §7.8).
-    public func treeHashes() -> [[UInt8]] { hashes }
+    public func treeHashes() -> [[UInt8]] { hashes.array }
 
-    package func computeTreeHashes() -> [[UInt8]] {
+    package func computeTreeHashes() -> ChunkedArray<[UInt8]> {
         var out = [[UInt8]](repeating: [], count: storage.count)
         fillTreeHash(root, into: &out)
-        return out
+        return ChunkedArray(out)
     }
 
     func fillTreeHash(_ x: UInt32, into out: inout [[UInt8]]) {
@@ -40,7 +40,7 @@ extension RatchetTree {
         var w = TLSWriter()
         w.writeUInt8(Node.NodeType.leaf.rawValue)
         w.writeUInt32(TreeMath.leafIndex(node: x))
-        if present, case .leaf(let l)? = self[node: x] { w.writeUInt8(1); l.encode(to: &w) } else { w.writeUInt8(0) }
+        if present, let l = self[node: x]?.leafNode { w.writeUInt8(1); l.encode(to: &w) } else { w.writeUInt8(0) }
         return SHA256.hash(w.bytes)
     }
 
@@ -90,7 +90,7 @@ extension RatchetTree {
     /// The `parent_hash` field of node `x`: a parent node's field, a `commit` leaf's field,
     /// otherwise `nil`.
     func parentHashField(_ x: UInt32) -> [UInt8]? {
-        switch self[node: x] {
+        switch self[node: x]?.kind {
         case .parent(let p)?: return p.parentHash
         case .leaf(let l)?: if case .commit(let ph) = l.source { return ph }; return nil
         case nil: return nil

@@ -14,7 +14,7 @@ extension RatchetTree {
         }
         storage[Int(TreeMath.nodeIndex(leaf: index))] = .leaf(leafNode)
         for p in directPath(leaf: index) {
-            guard case .parent(var parent)? = self[node: p] else { continue }
+            guard var parent = self[node: p]?.parentNode else { continue }
             // Leaf indices stay ascending because `unmerged_leaves` is compared as a list in hashes.
             let at = parent.unmergedLeaves.firstIndex { $0 > index } ?? parent.unmergedLeaves.count
             parent.unmergedLeaves.insert(index, at: at)

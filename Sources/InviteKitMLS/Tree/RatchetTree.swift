@@ -7,25 +7,26 @@ public struct RatchetTree: Hashable, Sendable {
     /// Every node, `nil` when blank. `nodes.count == 2 * leafCount - 1`. Setting it recomputes
     /// every tree hash; the tree's own mutations write `storage` and rehash only what changed.
     public internal(set) var nodes: [Node?] {
-        get { storage }
+        get { storage.array }
         set {
-            storage = newValue
+            storage = ChunkedArray(newValue)
             hashes = computeTreeHashes()
         }
     }
-    /// The nodes, written without rehashing by mutations that rehash the paths they touch.
-    var storage: [Node?]
+    /// The nodes, written without rehashing by mutations that rehash the paths they touch. In
+    /// chunks, so that changing a path of a tree shared with another state copies a few chunks.
+    var storage: ChunkedArray<Node?>
     /// The tree hash of every node (RFC 9420 §7.8), kept current by each mutation so that a commit
     /// rehashes only the paths it touches.
-    var hashes: [[UInt8]] = []
+    var hashes = ChunkedArray<[UInt8]>()
 
     /// A one-member tree.
     public init(firstLeaf: LeafNode) {
-        storage = [.leaf(firstLeaf)]
+        storage = ChunkedArray([.leaf(firstLeaf)])
         hashes = computeTreeHashes()
     }
 
-    public static func == (a: RatchetTree, b: RatchetTree) -> Bool { a.nodes == b.nodes }
+    public static func == (a: RatchetTree, b: RatchetTree) -> Bool { a.storage == b.storage }
     public func hash(into h: inout Hasher) { h.combine(storage) }
 
     /// Builds from an array in RFC 9420 Appendix C order; trailing blanks may be omitted.
@@ -38,13 +39,13 @@ public struct RatchetTree: Hashable, Sendable {
             leafCount <<= 1
         }
         for (i, n) in given.enumerated() {
-            switch n {
-            case .leaf?: guard i % 2 == 0 else { throw MLSError(.invalidTree, "leaf node at parent index \(i)") }
-            case .parent?: guard i % 2 == 1 else { throw MLSError(.invalidTree, "parent node at leaf index \(i)") }
+            switch n?.isLeaf {
+            case true?: guard i % 2 == 0 else { throw MLSError(.invalidTree, "leaf node at parent index \(i)") }
+            case false?: guard i % 2 == 1 else { throw MLSError(.invalidTree, "parent node at leaf index \(i)") }
             case nil: break
             }
         }
-        storage = given + Array(repeating: nil, count: Int(TreeMath.nodeWidth(leafCount: leafCount)) - given.count)
+        storage = ChunkedArray(given + Array(repeating: nil, count: Int(TreeMath.nodeWidth(leafCount: leafCount)) - given.count))
         hashes = computeTreeHashes()
     }
 
@@ -60,13 +61,11 @@ public struct RatchetTree: Hashable, Sendable {
 
     /// The leaf node at leaf index `leaf`, `nil` when blank or out of range.
     public func leaf(_ leaf: UInt32) -> LeafNode? {
-        if case .leaf(let l)? = self[node: TreeMath.nodeIndex(leaf: leaf)] { return l }
-        return nil
+        self[node: TreeMath.nodeIndex(leaf: leaf)]?.leafNode
     }
 
     func parentNode(_ index: UInt32) -> ParentNode? {
-        if case .parent(let p)? = self[node: index] { return p }
-        return nil
+        self[node: index]?.parentNode
     }
 
     /// Leaf indices of the non-blank leaves, ascending.
@@ -144,7 +143,7 @@ public struct RatchetTree: Hashable, Sendable {
     }
 
     private func appendResolution(of index: UInt32, to out: inout [UInt32]) {
-        switch self[node: index] {
+        switch self[node: index]?.kind {
         case .leaf?: out.append(index)
         case .parent(let p)?:
             out.append(index)

@@ -101,7 +101,7 @@ public enum TreeKEM {
         for i in 0..<UInt32(tree.storage.count) {
             // The sender's leaf and direct path are replaced by the path.
             if i == senderNode || (!TreeMath.isLeaf(i) && TreeMath.contains(i, leaf: sender)) { continue }
-            switch tree.storage[Int(i)] {
+            switch tree.storage[Int(i)]?.kind {
             case .leaf(let l)?:
                 if prefixes.contains(prefix(l.encryptionKey)), newKeys.contains(l.encryptionKey) {
                     throw MLSError(.invalidUpdatePath, "UpdatePath reuses the encryption key of node \(i)")

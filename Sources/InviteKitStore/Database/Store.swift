@@ -1,5 +1,8 @@
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The node's durable state: one SQLite database (through GRDB), written one transaction per
 /// state change.
@@ -24,6 +27,8 @@ public final class Store: Sendable {
     nonisolated(unsafe) private var writerDurability = Durability.immediate
     /// The database file, or `nil` in memory.
     public let path: String?
+    /// The directory holding it, where a full disk shows.
+    var directory: String? { path.map { ($0 as NSString).deletingLastPathComponent } }
 
     private init(writer: any DatabaseWriter, path: String?) {
         self.writer = writer
@@ -48,7 +53,7 @@ public final class Store: Sendable {
     }
 
     static func open(path: String, migrateTo target: Int?) throws -> Store {
-        try StoreFiles.createPrivateFile(path)
+        guard try StoreFiles.prepareDatabaseFile(path) else { return try openReadOnly(path: path) }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: path, configuration: configuration())
@@ -63,6 +68,50 @@ public final class Store: Sendable {
         return store
     }
 
+    /// A database in a read-only home (a read-only mount, a file this user may not write): read
+    /// commands work, writes fail with ``StoreError/Code/io``. On a read-only file system no other
+    /// process can change the file, so SQLite is told it is immutable when no WAL is left (it
+    /// cannot create the `-shm` file a WAL reader otherwise needs).
+    static func openReadOnly(path: String) throws -> Store {
+        let store = try openUnmigrated(path: path)
+        let version = try store.schemaVersion()
+        guard version <= Schema.currentVersion else {
+            throw StoreError(.schemaTooNew, "database schema v\(version), this InviteKit knows up to v\(Schema.currentVersion)")
+        }
+        guard version == Schema.currentVersion else {
+            throw StoreError(.io, "the database (schema v\(version)) needs an upgrade, and the home is read-only: run any command once with write access")
+        }
+        return store
+    }
+
+    /// A read-only connection that neither creates, migrates nor writes anything (also for
+    /// `doctor`).
+    static func openUnmigrated(path: String) throws -> Store {
+        var config = configuration(readOnly: true)
+        config.readonly = true
+        var fs = statvfs()
+        // Immutable only without a WAL to read: SQLite reads an existing `-wal`/`-shm` pair
+        // read-only itself, and `immutable` would skip what the WAL holds.
+        var wal = stat()
+        let walHoldsData = stat(path + "-wal", &wal) == 0 && wal.st_size > 0
+        let immutable = statvfs(path, &fs) == 0 && (fs.f_flag & UInt(ST_RDONLY)) != 0 && !walHoldsData
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: immutable ? immutableURI(path) : path, configuration: config)
+        } catch {
+            throw StoreError.from(error, opening: true)
+        }
+        return Store(writer: queue, path: path)
+    }
+
+    /// `file:` URI with `immutable=1`; the path is percent-encoded (SQLite URI rules).
+    private static func immutableURI(_ path: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "/-._~")
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
+    }
+
     static func inMemory(migrateTo target: Int?) throws -> Store {
         let queue: DatabaseQueue
         do { queue = try DatabaseQueue(configuration: configuration()) } catch { throw StoreError.from(error, opening: true) }
@@ -71,14 +120,16 @@ public final class Store: Sendable {
         return store
     }
 
-    private static func configuration() -> Configuration {
+    private static func configuration(readOnly: Bool = false) -> Configuration {
         var config = Configuration()
         config.busyMode = .timeout(busyTimeoutSeconds)
         config.foreignKeysEnabled = true
         config.label = "InviteKitStore"
-        config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
-            try db.execute(sql: "PRAGMA secure_delete = ON")
+        if !readOnly {
+            config.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+                try db.execute(sql: "PRAGMA secure_delete = ON")
+            }
         }
         return config
     }
@@ -114,7 +165,7 @@ public final class Store: Sendable {
                 }
             }
         } catch {
-            throw StoreError.from(error)
+            throw StoreError.from(error, directory: directory)
         }
         return result!
     }
@@ -124,13 +175,13 @@ public final class Store: Sendable {
         do {
             return try writer.read { db in try body(StoreTransaction(db: db)) }
         } catch {
-            throw StoreError.from(error)
+            throw StoreError.from(error, directory: directory)
         }
     }
 
     /// Runs `body` outside any transaction (migrations manage their own).
     @discardableResult
     func raw<T>(_ body: (Database) throws -> T) throws -> T {
-        do { return try writer.writeWithoutTransaction(body) } catch { throw StoreError.from(error) }
+        do { return try writer.writeWithoutTransaction(body) } catch { throw StoreError.from(error, directory: directory) }
     }
 }

@@ -11,6 +11,7 @@ public struct StoreTransaction {
     public var keyPackages: KeyPackagesTable { KeyPackagesTable(db: db) }
     public var invites: InvitesTable { InvitesTable(db: db) }
     public var consumedTags: ConsumedTagsTable { ConsumedTagsTable(db: db) }
+    public var bufferedEvents: BufferedEventsTable { BufferedEventsTable(db: db) }
     public var processedRequests: ProcessedRequestsTable { ProcessedRequestsTable(db: db) }
     public var pendingCommits: PendingCommitsTable { PendingCommitsTable(db: db) }
     public var outbound: OutboundTable { OutboundTable(db: db) }

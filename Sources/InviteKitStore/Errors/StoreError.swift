@@ -32,7 +32,11 @@ public enum StoreErrorCodes {
         case identityExists = "store_identity_exists"
         /// An illegal state change was asked for (for example acknowledging an unknown delivery).
         case invalidTransition = "store_invalid_transition"
-        /// Any other SQLite failure (I/O, full disk).
+        /// The disk (or the file system holding the home) is full (SQLITE_FULL). The transaction
+        /// was rolled back: nothing of it was written.
+        case full = "store_full"
+        /// The disk could not be read or written (SQLITE_IOERR), the home is read-only
+        /// (SQLITE_READONLY), or another SQLite failure.
         case io = "store_io"
     }
 }

@@ -23,7 +23,7 @@ public enum IdentityKeyFile {
         if FileManager.default.fileExists(atPath: path) { throw StoreError(.identityExists, "an identity already exists in this home") }
         let temp = path + ".tmp"
         unlink(temp)
-        let fd = open(temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        let fd = open(temp, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw StoreError(.homeUnavailable, "cannot create the key file (errno \(errno))") }
         let written = secret.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
         let synced = fsync(fd)
@@ -37,8 +37,8 @@ public enum IdentityKeyFile {
 
     /// Reads the key into ``SecureBytes``. Refuses a file others can read or one of the wrong size.
     public static func read(from path: String) throws -> SecureBytes {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError(.identityUnavailable, "no identity key in this home (run `invitekit init`)") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw StoreError(.identityUnavailable, "no identity key in this home") }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw StoreError(.identityUnavailable, "cannot stat the key file") }

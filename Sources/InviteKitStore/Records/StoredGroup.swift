@@ -17,11 +17,13 @@ public struct StoredGroup: Sendable {
     public var currentTag: String?
     public var relays: [String]
     public var updatedAt: Int64
+    /// When a Commit removed this node from the group (it reads nothing more from it).
+    public var removedAt: Int64?
 
     public init(id: String, nostrGroupID: String, name: String?, engine: String, engineVersion: Int, state: SecureBytes,
-                epoch: UInt64, currentTag: String?, relays: [String], updatedAt: Int64) {
+                epoch: UInt64, currentTag: String?, relays: [String], updatedAt: Int64, removedAt: Int64? = nil) {
         self.id = id; self.nostrGroupID = nostrGroupID; self.name = name; self.engine = engine
         self.engineVersion = engineVersion; self.state = state; self.epoch = epoch; self.currentTag = currentTag
-        self.relays = relays; self.updatedAt = updatedAt
+        self.relays = relays; self.updatedAt = updatedAt; self.removedAt = removedAt
     }
 }

@@ -2,6 +2,9 @@
 public struct StoredInvite: Sendable, Hashable {
     public enum Format: String, Sendable { case signed, whistle }
 
+    /// The invite's own id: for a signed invite, SHA-256 of its payload bytes (hex), the key its
+    /// single use is recorded under; for a Whistle code `whistle:<nostr group id>`.
+    public var id: String
     public var tag: String
     public var groupID: String
     public var format: Format
@@ -12,9 +15,9 @@ public struct StoredInvite: Sendable, Hashable {
     /// Set when the group's tag was rotated away from this invite's tag.
     public var revokedAt: Int64?
 
-    public init(tag: String, groupID: String, format: Format, url: String, singleUse: Bool, expiresAt: Int64?,
+    public init(id: String? = nil, tag: String, groupID: String, format: Format, url: String, singleUse: Bool, expiresAt: Int64?,
                 createdAt: Int64, revokedAt: Int64? = nil) {
-        self.tag = tag; self.groupID = groupID; self.format = format; self.url = url; self.singleUse = singleUse
+        self.id = id ?? tag; self.tag = tag; self.groupID = groupID; self.format = format; self.url = url; self.singleUse = singleUse
         self.expiresAt = expiresAt; self.createdAt = createdAt; self.revokedAt = revokedAt
     }
 }

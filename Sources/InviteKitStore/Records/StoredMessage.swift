@@ -24,10 +24,14 @@ public struct StoredMessage: Sendable, Hashable {
     public var content: String
     public var outgoing: Bool
     public var status: Status
+    /// The local order of arrival (PROTOCOL §11): history is ordered by `(createdAt, sequence)`,
+    /// so within one second an own message and the replies to it keep their causal order.
+    /// Assigned by the store on insert; 0 before.
+    public var sequence: Int64
 
     public init(eventID: String, groupID: String, sender: [UInt8], createdAt: Int64, kind: Int, content: String,
-                outgoing: Bool, status: Status) {
+                outgoing: Bool, status: Status, sequence: Int64 = 0) {
         self.eventID = eventID; self.groupID = groupID; self.sender = sender; self.createdAt = createdAt
-        self.kind = kind; self.content = content; self.outgoing = outgoing; self.status = status
+        self.kind = kind; self.content = content; self.outgoing = outgoing; self.status = status; self.sequence = sequence
     }
 }

@@ -1,7 +1,7 @@
 /// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
 /// migration: add the next one.
 enum Schema {
-    static let migrations: [Migration] = [v1, v2, v3]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5]
 
     static var currentVersion: Int { migrations.last!.version }
 
@@ -167,5 +167,58 @@ enum Schema {
         )
         """,
         "CREATE INDEX pending_approvals_waiting ON pending_approvals(group_id, joiner) WHERE status = 'waiting'",
+    ])
+
+    /// The node runtime (PROTOCOL §11): single use per invite, many invites per tag, a group
+    /// this node was removed from, and a local sequence that keeps own messages and replies in
+    /// causal order within one second.
+    static let v4 = Migration(version: 4, name: "per_invite_single_use", statements: [
+        // Consumptions recorded per creator and tag become explicit tag-scoped keys; new ones are
+        // per invite (`creator:invite:<sha256 of the payload>`).
+        """
+        UPDATE consumed_tags SET key = substr(key, 1, 64) || ':tag:' || substr(key, 66)
+        WHERE length(key) > 65 AND substr(key, 65, 1) = ':' AND substr(key, 66, 4) <> 'tag:' AND substr(key, 66, 7) <> 'invite:'
+        """,
+        """
+        CREATE TABLE invites_v4 (
+            id TEXT PRIMARY KEY,
+            tag TEXT NOT NULL,
+            group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+            format TEXT NOT NULL,
+            url TEXT NOT NULL,
+            single_use INTEGER NOT NULL,
+            expires_at INTEGER,
+            created_at INTEGER NOT NULL,
+            revoked_at INTEGER
+        )
+        """,
+        """
+        INSERT INTO invites_v4(id, tag, group_id, format, url, single_use, expires_at, created_at, revoked_at)
+        SELECT tag, tag, group_id, format, url, single_use, expires_at, created_at, revoked_at FROM invites
+        """,
+        "DROP TABLE invites",
+        "ALTER TABLE invites_v4 RENAME TO invites",
+        "CREATE INDEX invites_by_group ON invites(group_id, created_at)",
+        "ALTER TABLE groups ADD COLUMN removed_at INTEGER",
+        "ALTER TABLE messages ADD COLUMN seq INTEGER NOT NULL DEFAULT 0",
+        "UPDATE messages SET seq = rowid",
+        "CREATE INDEX messages_by_sequence ON messages(group_id, created_at, seq)",
+        // The next sequence is max(seq) + 1: an index keeps that a lookup, not a scan.
+        "CREATE INDEX messages_seq ON messages(seq)",
+    ])
+
+    /// Kind-445 events no retained key opens yet, outside the group's state (PROTOCOL §5.9):
+    /// bounded per group by the engine, so what outsiders send never grows a group's row.
+    static let v5 = Migration(version: 5, name: "buffered_events", statements: [
+        """
+        CREATE TABLE buffered_events (
+            group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+            event_id TEXT NOT NULL,
+            event_json TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            PRIMARY KEY (group_id, event_id)
+        )
+        """,
+        "CREATE INDEX buffered_events_in_order ON buffered_events(group_id, position)",
     ])
 }

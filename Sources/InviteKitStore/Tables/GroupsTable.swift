@@ -36,6 +36,11 @@ public struct GroupsTable {
                        arguments: [now, id, tag])
     }
 
+    /// Records that a Commit removed this node from the group.
+    public func markRemoved(id: String, now: Int64) throws {
+        try db.execute(sql: "UPDATE groups SET removed_at = coalesce(removed_at, ?), updated_at = ? WHERE id = ?", arguments: [now, now, id])
+    }
+
     public func get(id: String) throws -> StoredGroup? {
         try Row.fetchOne(db, sql: "SELECT * FROM groups WHERE id = ?", arguments: [id]).map(Self.decode)
     }
@@ -60,6 +65,7 @@ public struct GroupsTable {
         return StoredGroup(id: row["id"], nostrGroupID: row["nostr_group_id"], name: row["name"], engine: row["engine"],
                            engineVersion: row["engine_version"], state: SecureBytes(copying: row.bytes("state")),
                            epoch: UInt64(bitPattern: row["epoch"]), currentTag: row["current_tag"],
-                           relays: relays.isEmpty ? [] : relays.components(separatedBy: "\n"), updatedAt: row["updated_at"])
+                           relays: relays.isEmpty ? [] : relays.components(separatedBy: "\n"), updatedAt: row["updated_at"],
+                           removedAt: row["removed_at"])
     }
 }

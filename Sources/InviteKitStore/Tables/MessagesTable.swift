@@ -1,18 +1,19 @@
 import Foundation
 import GRDB
 
-/// Group message history, ordered by `created_at` then event id, unique by event id.
+/// Group message history, ordered by `created_at` then the local sequence, unique by event id.
 public struct MessagesTable {
     let db: Database
 
     /// `false` (nothing written) when the event is already in the history: a relay echoing the
     /// node's own event, or the same event from two relays, is stored once.
+    /// The stored row's ``StoredMessage/sequence`` is the next local sequence number.
     @discardableResult
     public func insert(_ m: StoredMessage) throws -> Bool {
         // Cached: the statement is compiled once per connection (the hot path of a catch-up).
         try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO messages(event_id, group_id, sender, created_at, kind, content, outgoing, status)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR IGNORE INTO messages(event_id, group_id, sender, created_at, kind, content, outgoing, status, seq)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM messages))
             """).execute(arguments: [m.eventID, m.groupID, m.sender.data, m.createdAt, m.kind, m.content, m.outgoing, m.status.rawValue])
         return db.changesCount == 1
     }
@@ -25,17 +26,25 @@ public struct MessagesTable {
         try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE event_id = ?", arguments: [eventID]).map(Self.decode)
     }
 
-    /// A page of a group's history in order, strictly after `after` (a `(created_at, event_id)`
+    /// A page of a group's history in order, strictly after `after` (a `(created_at, sequence)`
     /// cursor), so `--follow` and paging never repeat or skip a message.
-    public func history(groupID: String, after: (createdAt: Int64, eventID: String)? = nil, limit: Int = 500) throws -> [StoredMessage] {
+    public func history(groupID: String, after: (createdAt: Int64, sequence: Int64)? = nil, limit: Int = 500) throws -> [StoredMessage] {
         if let after {
             return try Row.fetchAll(db, sql: """
-                SELECT * FROM messages WHERE group_id = ? AND (created_at, event_id) > (?, ?)
-                ORDER BY created_at, event_id LIMIT ?
-                """, arguments: [groupID, after.createdAt, after.eventID, limit]).map(Self.decode)
+                SELECT * FROM messages WHERE group_id = ? AND (created_at, seq) > (?, ?)
+                ORDER BY created_at, seq LIMIT ?
+                """, arguments: [groupID, after.createdAt, after.sequence, limit]).map(Self.decode)
         }
-        return try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE group_id = ? ORDER BY created_at, event_id LIMIT ?",
+        return try Row.fetchAll(db, sql: "SELECT * FROM messages WHERE group_id = ? ORDER BY created_at, seq LIMIT ?",
                                 arguments: [groupID, limit]).map(Self.decode)
+    }
+
+    /// The page before `before` (newest last), for scrolling back from the newest message.
+    public func history(groupID: String, before: (createdAt: Int64, sequence: Int64), limit: Int) throws -> [StoredMessage] {
+        try Row.fetchAll(db, sql: """
+            SELECT * FROM messages WHERE group_id = ? AND (created_at, seq) < (?, ?)
+            ORDER BY created_at DESC, seq DESC LIMIT ?
+            """, arguments: [groupID, before.createdAt, before.sequence, limit]).map(Self.decode).reversed()
     }
 
     public func count(groupID: String? = nil) throws -> Int {
@@ -50,6 +59,6 @@ public struct MessagesTable {
     static func decode(_ row: Row) -> StoredMessage {
         StoredMessage(eventID: row["event_id"], groupID: row["group_id"], sender: row.bytes("sender"), createdAt: row["created_at"],
                       kind: row["kind"], content: row["content"], outgoing: row["outgoing"],
-                      status: StoredMessage.Status(rawValue: row["status"]) ?? .received)
+                      status: StoredMessage.Status(rawValue: row["status"]) ?? .received, sequence: row["seq"])
     }
 }

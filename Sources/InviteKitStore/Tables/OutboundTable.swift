@@ -9,11 +9,11 @@ public struct OutboundTable {
     /// Queues `eventID` for `relays`. `false` when the event was already queued (dedupe by id);
     /// relays it did not have yet are added.
     @discardableResult
-    public func enqueue(eventID: String, eventJSON: String, kind: Int, purpose: String, relays: [String],
+    public func enqueue(eventID: String, eventJSON: String, kind: Int, purpose: OutboundPurpose, relays: [String],
                         gateEventID: String? = nil, now: Int64) throws -> Bool {
         try db.execute(sql: """
             INSERT OR IGNORE INTO outbound(event_id, event_json, kind, purpose, gate_event_id, created_at) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [eventID, eventJSON, kind, purpose, gateEventID, now])
+            """, arguments: [eventID, eventJSON, kind, purpose.rawValue, gateEventID, now])
         let fresh = db.changesCount == 1
         for relay in relays {
             try db.execute(sql: """
@@ -128,7 +128,7 @@ public struct OutboundTable {
     }
 
     static func decodeEntry(_ row: Row, deliveries: [RelayDelivery]) -> OutboundEntry {
-        OutboundEntry(eventID: row["event_id"], eventJSON: row["event_json"], kind: row["kind"], purpose: row["purpose"],
+        OutboundEntry(eventID: row["event_id"], eventJSON: row["event_json"], kind: row["kind"], purpose: OutboundPurpose(rawValue: row["purpose"]),
                       gateEventID: row["gate_event_id"], createdAt: row["created_at"], deliveries: deliveries)
     }
 }

@@ -23,6 +23,8 @@ enum GroupScaleBenchmarks {
         let addContentBytes: Int
         let selfUpdateContentBytes: Int
         let setupSeconds: Double
+        /// The receiver's whole engine state (``MLSGroupState/serialized()``): what a store saves.
+        let stateBytes: SecureBytes
 
         init(size: Int) throws {
             let start = ContinuousClock.now
@@ -63,6 +65,7 @@ enum GroupScaleBenchmarks {
             addContentBytes = try MarmotGroupEvent.make(mlsMessage: addCommit.message, nostrGroupID: nostrGroupID, key: key, rng: rng).content.utf8.count
             selfUpdateContentBytes = try MarmotGroupEvent.make(mlsMessage: selfUpdate.message, nostrGroupID: nostrGroupID, key: key, rng: rng)
                 .content.utf8.count
+            stateBytes = receiver.serialized()
             let d = ContinuousClock.now - start
             setupSeconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
         }
@@ -78,6 +81,7 @@ enum GroupScaleBenchmarks {
             value = f
             GroupScaleBenchmarks.sizes.append(("group-scale add-1 content \(size)", f.addContentBytes))
             GroupScaleBenchmarks.sizes.append(("group-scale self-update content \(size)", f.selfUpdateContentBytes))
+            GroupScaleBenchmarks.sizes.append(("group-scale engine state bytes \(size)", f.stateBytes.count))
             StdIO.writeError(Array("group-scale: built the \(size)-member group in \(String(format: "%.1f", f.setupSeconds)) s; add commit content \(f.addContentBytes) B, self-update content \(f.selfUpdateContentBytes) B\n".utf8))
             return f
         }
@@ -86,23 +90,67 @@ enum GroupScaleBenchmarks {
     static func cases() -> [BenchCase] {
         let small = Lazy(size: 1000), large = Lazy(size: 10_000)
         let rng = SeededRandom(seed: 7)
+        let junk = JunkFixture()
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // Every figure here is the engine alone, in memory: no store, no file, no relay.
         return [
             BenchCase("group-scale add-1 build 1000") { _ = try small.get().admin.commit([.add(try small.get().newcomer.keyPackage)], rng: rng) },
             BenchCase("group-scale add-1 process 1000") {
                 var r = try small.get().receiver
                 _ = try r.process(try small.get().addCommit.message)
             },
-            BenchCase("group-scale welcome join 1000") {
+            BenchCase("group-scale welcome join 1000 on \(cores) cores") {
                 let f = try small.get()
                 _ = try MLSGroupState.join(welcome: f.addCommit.welcomeValue!, keyPackage: f.newcomer)
             },
+            BenchCase("group-scale engine state save 1000") { _ = try small.get().receiver.serialized() },
+            BenchCase("group-scale engine state load 1000") { _ = try MLSGroupState(serialized: try small.get().stateBytes) },
+            // An outsider's kind-445 through MarmotGroup.ingest: size check, envelope and Schnorr
+            // check, one failed AEAD open per retained epoch (6), into the buffer; no state copy.
+            BenchCase("group-scale junk kind-445 rejected by the engine (6 epochs, no save)") { try junk.ingestOne() },
             BenchCase("group-scale add-1 build 10000") { _ = try large.get().admin.commit([.add(try large.get().newcomer.keyPackage)], rng: rng) },
             BenchCase("group-scale self-update build 10000") { _ = try large.get().admin.commit([], rng: rng) },
             BenchCase("group-scale self-update process 10000") {
                 var r = try large.get().receiver
                 _ = try r.process(try large.get().selfUpdate.message)
             },
+            BenchCase("group-scale engine state save 10000") { _ = try large.get().receiver.serialized() },
+            BenchCase("group-scale engine state load 10000") { _ = try MLSGroupState(serialized: try large.get().stateBytes) },
         ]
+    }
+
+    /// A two-member Marmot group with 5 retained epochs and a pool of outsiders' kind-445 events.
+    final class JunkFixture: @unchecked Sendable {
+        private var group: MarmotGroup<MLSGroupState>?
+        private var events: [NostrEvent] = []
+        private var next = 0
+
+        func ingestOne() throws {
+            if group == nil { try build() }
+            // A fresh copy of the group each time, so the buffer never fills and evicts.
+            var g = group!
+            let r = g.ingest(event: events[next % events.count], now: 1_800_000_000)
+            next += 1
+            guard case .buffered? = r.outcomes.first, !r.stateChanged else { throw MLSError(.invalidValue, "junk was not just buffered: \(r.outcomes)") }
+        }
+
+        private func build() throws {
+            let rng = SeededRandom(seed: 445)
+            let now: Int64 = 1_800_000_000
+            let key = Secp256k1.PrivateKey(using: rng)
+            let (_, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: ["wss://relay.invitekit.invalid"], lastResort: false, now: now, rng: rng)
+            var g = try MarmotGroup<MLSGroupState>.create(creator: bundle, name: "junk", relays: ["wss://relay.invitekit.invalid"], rng: rng)
+            for _ in 0..<MarmotProfile.epochLookback {
+                let p = try g.selfUpdate(now: now, rng: rng)
+                _ = try g.confirmPublished(p, acknowledgedBy: ["wss://relay.invitekit.invalid"], now: now)
+            }
+            let h = Hex.encode(g.nostrGroupID)
+            events = try (0..<64).map { _ in
+                try EventTemplate(kind: 445, content: Base64.encode(rng.bytes(300)), tags: [["h", h], ["encoding", "base64"]], createdAt: now)
+                    .signed(by: Secp256k1.PrivateKey(using: rng), using: rng)
+            }
+            group = g
+        }
     }
 
     /// Sizes measured while building the fixtures (kind-445 content bytes), printed by the bench

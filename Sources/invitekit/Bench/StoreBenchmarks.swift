@@ -149,7 +149,7 @@ enum StoreBenchmarks {
 
     private static func writeWraps(count: Int, to path: String, from sender: Secp256k1.PrivateKey, to recipient: Secp256k1.PrivateKey,
                                    rng: RandomSource) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw CLIFailure("cannot create \(path)") }
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? out.close() }
         let key = try NIP44.ConversationKey(privateKey: sender, publicKey: recipient.publicKey)

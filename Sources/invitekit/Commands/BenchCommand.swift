@@ -8,24 +8,32 @@ struct BenchCommand: AsyncParsableCommand {
         commandName: "bench", abstract: "Benchmark the hot operations: µs/op, ops/s, peak memory, ratio to the C floor.")
     @Flag(help: "Print JSON.") var json = false
     @Option(help: "Only cases whose name contains this text (C-floor cases always run).") var filter: String?
-    @Option(help: "Seconds per case.") var seconds = 0.4
-    @Option(help: "Instead: publish --count gift wraps to this relay, catch them up and unwrap them.") var relay: String?
-    @Option(help: "Gift wraps for --relay (1...\(BenchCommand.maxCount)).") var count = 1000
+    @Option(help: "Seconds per case.", transform: NumericOption.seconds(0.001...BenchCommand.maxSeconds)) var seconds: Double = 0.4
+    @Option(help: "Instead: publish --count gift wraps to this relay, catch them up and unwrap them.", transform: RelayURLOption.parse) var relay: String?
+    @Option(help: "Gift wraps for --relay (1...\(BenchCommand.maxCount)).", transform: NumericOption.integer(1...BenchCommand.maxCount)) var count: Int = 1000
     @Flag(help: "Instead: the durable store's figures (decisions/s, messages/s, catch-up of --count wraps, default 10000).") var store = false
+    @Flag(help: "Instead: the node's figures through run() (round trips, a flood of --count junk events, default 5000).") var node = false
 
     static let maxSeconds = 3600.0
     static let maxCount = 1_000_000
 
-    /// NaN, infinities and huge values trap when turned into nanoseconds; a negative count traps
-    /// in a range. Each is a usage error instead.
-    func validate() throws {
-        guard seconds.isFinite, seconds > 0, seconds <= Self.maxSeconds else {
-            throw ValidationError("--seconds must be a number greater than 0 and at most \(Int(Self.maxSeconds))")
-        }
-        guard (1...Self.maxCount).contains(count) else { throw ValidationError("--count must be in 1...\(Self.maxCount)") }
-    }
-
     func run() async throws {
+        if node {
+            try await runReportingErrors {
+                let report = try await NodeBenchmarks.run(flood: count == 1000 ? 5000 : count)
+                if json {
+                    StdIO.printLine("[" + report.lines.map { l in
+                        var o = JSONOutput()
+                        o.add("name", l.0)
+                        o.add("value", l.1)
+                        return o.string
+                    }.joined(separator: ",\n ") + "]")
+                } else {
+                    for (name, value) in report.lines { StdIO.printLine(name.padding(toLength: 72, withPad: " ", startingAt: 0) + " " + value) }
+                }
+            }
+            return
+        }
         if store {
             try runReportingErrors { try StoreBenchCommandOutput.run(count: count == 1000 ? 10_000 : count, json: json) }
             return

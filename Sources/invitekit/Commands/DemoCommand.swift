@@ -6,7 +6,7 @@ struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "The whole story in one process: group, invite (URL + QR), join request, Commit then Welcome, messages, a failed join, a removal.")
-    @Option(help: "Run through these relays (ws:// or wss://) instead of the in-memory one.") var relay: [String] = []
+    @Option(help: "Run through these relays (ws:// or wss://) instead of the in-memory one.", transform: RelayURLOption.parse) var relay: [String] = []
     @Flag(help: "Print a machine-readable transcript: one object per step with step, actor, ok and ids.") var json = false
     @Flag(name: .customLong("no-qr"), help: "Do not draw the QR code.") var noQR = false
 

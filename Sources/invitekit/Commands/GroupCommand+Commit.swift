@@ -19,12 +19,15 @@ extension GroupCommand {
         func run() throws {
             try runReportingErrors {
                 let key = try secret.resolve()
-                try GroupStateFile.requireAbsent(state.path)
                 let others = try admins.map { try GroupCommand.publicKey($0, option: "--admin") }
                     .filter { $0 != key.publicKey.rawRepresentation }
-                let (_, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false)
-                let group = try GroupStateFile.Group.create(creator: bundle, name: name, description: description, otherAdmins: others, relays: relays)
-                try GroupStateFile(group: group, pending: nil).save(state.path)
+                let group = try state.locked {
+                    try GroupStateFile.requireAbsent(state.path)
+                    let (_, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false)
+                    let group = try GroupStateFile.Group.create(creator: bundle, name: name, description: description, otherAdmins: others, relays: relays)
+                    try GroupStateFile(group: group, pending: nil).save(state.path)
+                    return group
+                }
                 StdIO.printLine(GroupCommand.groupSummary(group, type: "created").string)
             }
         }
@@ -36,11 +39,13 @@ extension GroupCommand {
 
         func run() throws {
             try runReportingErrors {
-                var file = try GroupStateFile.load(state.path)
                 let events = try GroupCommand.readEvents()
                 guard !events.isEmpty else { throw CLIFailure("no KeyPackage event on stdin") }
                 let packages = try events.map { try KeyPackageValidator.validate($0) }
-                try GroupCommand.recordPending(&file, path: state.path, action: "add") { try $0.commit(adding: packages) }
+                try state.locked {
+                    var file = try GroupStateFile.load(state.path)
+                    try GroupCommand.recordPending(&file, path: state.path, action: "add") { try $0.commit(adding: packages) }
+                }
             }
         }
     }
@@ -54,11 +59,13 @@ extension GroupCommand {
 
         func run() throws {
             try runReportingErrors {
-                var file = try GroupStateFile.load(state.path)
                 let keys = try members.map { try GroupCommand.publicKey($0, option: "--member") }
-                let current = Set(file.group.state.memberIdentities)
-                for k in keys where !current.contains(k) { throw CLIFailure("\(Hex.encode(k)) is not a member of the group") }
-                try GroupCommand.recordPending(&file, path: state.path, action: "remove") { try $0.commit(removing: keys) }
+                try state.locked {
+                    var file = try GroupStateFile.load(state.path)
+                    let current = Set(file.group.state.memberIdentities)
+                    for k in keys where !current.contains(k) { throw CLIFailure("\(Hex.encode(k)) is not a member of the group") }
+                    try GroupCommand.recordPending(&file, path: state.path, action: "remove") { try $0.commit(removing: keys) }
+                }
             }
         }
     }
@@ -69,8 +76,10 @@ extension GroupCommand {
 
         func run() throws {
             try runReportingErrors {
-                var file = try GroupStateFile.load(state.path)
-                try GroupCommand.recordPending(&file, path: state.path, action: "update") { try $0.selfUpdate() }
+                try state.locked {
+                    var file = try GroupStateFile.load(state.path)
+                    try GroupCommand.recordPending(&file, path: state.path, action: "update") { try $0.selfUpdate() }
+                }
             }
         }
     }
@@ -81,9 +90,12 @@ extension GroupCommand {
 
         func run() throws {
             try runReportingErrors {
-                var file = try GroupStateFile.load(state.path)
-                let event = try file.group.leaveEvent()
-                try file.save(state.path)
+                let (file, event) = try state.locked {
+                    var file = try GroupStateFile.load(state.path)
+                    let event = try file.group.leaveEvent()
+                    try file.save(state.path)
+                    return (file, event)
+                }
                 var o = JSONOutput()
                 o.add("type", "leave_proposal")
                 o.add("epoch", Int64(file.group.epoch))
@@ -107,20 +119,23 @@ extension GroupCommand {
                     throw CLIFailure("refusing to confirm: give --acked-by URL for each relay that acknowledged the commit event", exitCode: 64)
                 }
                 let key = try secret.resolve()
-                var file = try GroupStateFile.load(state.path)
-                guard let pending = file.pending else { throw CLIFailure("no pending commit in \(state.path)") }
-                let wraps: [NostrEvent]
-                do {
-                    wraps = try file.group.confirmPublished(pending, acknowledgedBy: ackedBy, wrappingWelcomesFrom: key)
-                } catch let e as MLSError where e.code == .staleCommit {
-                    // The commit lost: drop it so the next commit can be made on the new epoch.
-                    var dropped = try GroupStateFile.load(state.path)
-                    dropped.pending = nil
-                    try dropped.save(state.path)
-                    throw e
+                let (file, pending, wraps) = try state.locked {
+                    var file = try GroupStateFile.load(state.path)
+                    guard let pending = file.pending else { throw CLIFailure("no pending commit in \(state.path)") }
+                    let wraps: [NostrEvent]
+                    do {
+                        wraps = try file.group.confirmPublished(pending, acknowledgedBy: ackedBy, wrappingWelcomesFrom: key)
+                    } catch let e as MLSError where e.code == .staleCommit {
+                        // The commit lost: drop it so the next commit can be made on the new epoch.
+                        var dropped = try GroupStateFile.load(state.path)
+                        dropped.pending = nil
+                        try dropped.save(state.path)
+                        throw e
+                    }
+                    file.pending = nil
+                    try file.save(state.path)
+                    return (file, pending, wraps)
                 }
-                file.pending = nil
-                try file.save(state.path)
                 var o = JSONOutput()
                 o.add("type", "commit_confirmed")
                 o.add("epoch", Int64(file.group.epoch))

@@ -13,36 +13,48 @@ extension GroupCommand {
 
         func run() throws {
             try runReportingErrors {
-                var file = GroupStateFile.exists(state.path) ? try GroupStateFile.load(state.path) : nil
                 let events = try GroupCommand.readEvents()
-                var key: Secp256k1.PrivateKey?
-                var keyPackages: FileKeyPackageStore?
-                var changed = false
-                for event in events {
-                    switch event.kind {
-                    case GiftWrap.wrapKind:
-                        if key == nil { key = try secret.resolve(stdinIsInput: true) }
-                        if keyPackages == nil {
-                            guard let store else { throw CLIFailure("a Welcome arrived: give --keypackage-store DIR", exitCode: 64) }
-                            try SafeFile.requirePrivateDirectory(store)
-                            keyPackages = try FileKeyPackageStore(directory: URL(fileURLWithPath: store))
-                        }
-                        let line = try join(event, key: key!, store: keyPackages!, file: &file)
-                        changed = changed || line.joined
-                        StdIO.printLine(line.output.string)
-                    case MarmotGroupEvent.kind:
-                        guard file != nil else {
-                            StdIO.printLine(Self.rejected(event, MLSError(.notMember, "no group state yet: process a Welcome first")).string)
-                            continue
-                        }
-                        for outcome in file!.group.receive(event: event) { StdIO.printLine(Self.line(outcome, event: event).string) }
-                        changed = true
-                    default:
-                        StdIO.printLine(Self.rejected(event, MLSError(.invalidEvent, "kind \(event.kind) is neither a gift wrap (1059) nor a group event (445)")).string)
-                    }
-                }
-                if changed, let file { try file.save(state.path) }
+                // Lines are printed once the state holding their effects is saved: a failed save
+                // prints nothing but the error, and the events can be processed again.
+                let lines = try state.locked { try process(events) }
+                for line in lines { StdIO.printLine(line) }
             }
+        }
+
+        /// Processes `events` against the state and saves it when the group or its buffered
+        /// events changed (an event nobody can open changes only the buffer).
+        func process(_ events: [NostrEvent]) throws -> [String] {
+            var file = GroupStateFile.exists(state.path) ? try GroupStateFile.load(state.path) : nil
+            var key: Secp256k1.PrivateKey?
+            var keyPackages: FileKeyPackageStore?
+            var changed = false
+            var lines: [String] = []
+            for event in events {
+                switch event.kind {
+                case GiftWrap.wrapKind:
+                    if key == nil { key = try secret.resolve(stdinIsInput: true) }
+                    if keyPackages == nil {
+                        guard let store else { throw CLIFailure("a Welcome arrived: give --keypackage-store DIR", exitCode: 64) }
+                        try SafeFile.requirePrivateDirectory(store)
+                        keyPackages = try FileKeyPackageStore(directory: URL(fileURLWithPath: store))
+                    }
+                    let line = try join(event, key: key!, store: keyPackages!, file: &file)
+                    changed = changed || line.joined
+                    lines.append(line.output.string)
+                case MarmotGroupEvent.kind:
+                    guard file != nil else {
+                        lines.append(Self.rejected(event, MLSError(.notMember, "no group state yet: process a Welcome first")).string)
+                        continue
+                    }
+                    let receipt = file!.group.ingest(event: event)
+                    for outcome in receipt.outcomes { lines.append(Self.line(outcome, event: event).string) }
+                    changed = changed || receipt.stateChanged || receipt.bufferChanged
+                default:
+                    lines.append(Self.rejected(event, MLSError(.invalidEvent, "kind \(event.kind) is neither a gift wrap (1059) nor a group event (445)")).string)
+                }
+            }
+            if changed, let file { try file.save(state.path) }
+            return lines
         }
 
         /// Joins from a Welcome, or replaces the state of the same group when the Welcome is newer
@@ -120,6 +132,9 @@ extension GroupCommand {
             case .buffered:
                 o.add("type", "buffered")
                 o.add("event", event.id)
+            case let .evicted(id):
+                o.add("type", "evicted")
+                o.add("event", id)
             case let .rejected(error):
                 return rejected(event, error)
             }
@@ -131,15 +146,18 @@ extension GroupCommand {
         static let configuration = CommandConfiguration(abstract: "Print the kind-445 event carrying an application message.")
         @OptionGroup var state: StateOption
         @Option(name: .customLong("content"), help: "Message text.") var content: String
-        @Option(name: .customLong("kind"), help: "Kind of the inner (unsigned) event; 9 is a chat message.") var kind = 9
+        @Option(name: .customLong("kind"), help: "Kind of the inner (unsigned) event; 9 is a chat message.", transform: NumericOption.integer(0...65535)) var kind: Int = 9
 
         func validate() throws { guard (0...65535).contains(kind) else { throw ValidationError("--kind must be in 0...65535") } }
 
         func run() throws {
             try runReportingErrors {
-                var file = try GroupStateFile.load(state.path)
-                let event = try file.group.message(EventTemplate(kind: kind, content: content))
-                try file.save(state.path)
+                let (file, event) = try state.locked {
+                    var file = try GroupStateFile.load(state.path)
+                    let event = try file.group.message(EventTemplate(kind: kind, content: content))
+                    try file.save(state.path)
+                    return (file, event)
+                }
                 var o = JSONOutput()
                 o.add("type", "message_event")
                 o.add("epoch", Int64(file.group.epoch))

@@ -6,9 +6,9 @@ extension GroupCommand {
     struct Simulate: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run a whole group life on the RFC 9420 engine (Marmot) and print the facts of each epoch as JSON lines.")
-        @Option(name: .customLong("members"), help: "Group size after the adds (1...2000; every member processes every commit, so time grows with N²).") var members: Int
-        @Option(name: .customLong("removals"), help: "Admin removals after the adds.") var removals: Int = 0
-        @Option(name: .customLong("seed"), help: "Seed for replayable randomness.") var seed: UInt64 = 1
+        @Option(name: .customLong("members"), help: "Group size after the adds (1...2000; every member processes every commit, so time grows with N²).", transform: NumericOption.integer(1...2000)) var members: Int
+        @Option(name: .customLong("removals"), help: "Admin removals after the adds.", transform: NumericOption.integer(0...2000)) var removals: Int = 0
+        @Option(name: .customLong("seed"), help: "Seed for replayable randomness.", transform: NumericOption.integer(UInt64.min...UInt64.max)) var seed: UInt64 = 1
 
         /// The most work one run may ask for, in member-epochs: every member processes every
         /// commit, so the adds cost about members²/2 and each removal about members more.

@@ -13,6 +13,15 @@ struct GroupCommand: ParsableCommand {
     struct StateOption: ParsableArguments {
         @Option(name: .customLong("state"), help: ArgumentHelp("Group state file (created 0600, replaced atomically).", valueName: "file"))
         var path: String
+        @Option(name: .customLong("lock-wait"), help: ArgumentHelp("Seconds to wait for another command holding the state's lock (0...600).", valueName: "seconds"))
+        var lockWait: Double = GroupStateFile.defaultLockWait
+
+        func validate() throws {
+            guard lockWait.isFinite, (0...600).contains(lockWait) else { throw ValidationError("--lock-wait must be a number of seconds in 0...600") }
+        }
+
+        /// Runs one command's read-modify-write of the state under its lock.
+        func locked<T>(_ body: () throws -> T) throws -> T { try GroupStateFile.locked(path, wait: lockWait, body) }
     }
 
     /// Non-empty lines of stdin, each one Nostr event. Everything is parsed before anything is

@@ -22,8 +22,8 @@ struct InviteCommand: ParsableCommand {
         @Option(help: "whistle or signed.") var format: Format = .signed
         @Option(help: "Group name (signed).") var name: String?
         @Option(help: "Group description (signed).") var description: String?
-        @Option(help: "Invite lifetime in seconds (signed).") var expiresIn: Int64?
-        @Option(help: "Conversation lifetime in seconds (signed).") var conversationExpiresIn: Int64?
+        @Option(help: "Invite lifetime in seconds (signed; at most 100 years).", transform: NumericOption.integer(1...InviteCommand.maxLifetime)) var expiresIn: Int64?
+        @Option(help: "Conversation lifetime in seconds (signed; at most 100 years).", transform: NumericOption.integer(1...InviteCommand.maxLifetime)) var conversationExpiresIn: Int64?
         @Flag(help: "The invite works once (signed).") var singleUse = false
         @Option(help: "The group's current invite tag, 1–64 of [A-Za-z0-9] (signed); random when omitted.") var tag: String?
         @Option(help: "Domain of the https link (signed; default \(InviteLink.defaultDomain)).") var domain: String?
@@ -143,12 +143,8 @@ struct InviteCommand: ParsableCommand {
             abstract: "Check an invite: exit 0 when valid; exit 2 with the reason on stderr when not.")
         @Argument(help: "An invite code or URL.") var invite: String
         @Option(help: "Require this creator: hex or npub1….") var creator: String?
-        @Option(help: "Current time as Unix seconds (default: now).") var now: Int64?
+        @Option(help: "Current time as Unix seconds (default: now).", transform: NumericOption.integer(NumericOption.unixTime)) var now: Int64?
         @Flag(help: "Print JSON {valid, code, message, retryable}.") var json = false
-
-        func validate() throws {
-            if let now, now < 0 { throw ValidationError("--now must be a Unix time of 0 or more") }
-        }
 
         func run() throws {
             try runInvite {
@@ -195,12 +191,8 @@ struct InviteCommand: ParsableCommand {
             commandName: "qr", abstract: "Print an invite as a QR code (Unicode half blocks), or write it as a PNG.")
         @Argument(help: "An invite code or URL; encoded exactly as given.") var invite: String
         @Option(help: "Write a PNG here instead of printing.") var png: String?
-        @Option(help: "PNG pixels per module (1...64).") var scale = 8
+        @Option(help: "PNG pixels per module (1...64).", transform: NumericOption.integer(1...64)) var scale: Int = 8
         @Flag(help: "Draw dark modules as ink (for light terminal backgrounds).") var invert = false
-
-        func validate() throws {
-            guard (1...64).contains(scale) else { throw ValidationError("--scale must be 1...64 pixels per module") }
-        }
 
         func run() throws {
             try runInvite {

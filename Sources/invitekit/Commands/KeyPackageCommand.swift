@@ -14,20 +14,9 @@ struct KeyPackageCommand: ParsableCommand {
         @OptionGroup var secret: SecretKeyInput
         @Option(name: .customLong("relay"), help: "Relay URL for the relays tag (repeatable).") var relays: [String] = []
         @Flag(name: .customLong("last-resort"), help: "Add the last_resort extension.") var lastResort = false
-        @Option(name: .customLong("lifetime"), help: "Validity in seconds from now (default 90 days).") var lifetime: UInt64 = KeyPackageEvent.defaultLifetime
+        @Option(name: .customLong("lifetime"), help: "Validity in seconds from now (default 90 days).", transform: NumericOption.integer(1...KeyPackageEvent.maxLifetime)) var lifetime: UInt64 = KeyPackageEvent.defaultLifetime
         @Option(name: .customLong("store"), help: "Directory that keeps the private keys.") var store: String?
         @Flag(name: .customLong("json"), help: "Print {event, reference, ...} instead of the bare event.") var json = false
-
-        /// Longest `--lifetime`: ten years. Bounded so `not_before + lifetime` cannot wrap and
-        /// the package's Lifetime stays a date every reader can compare.
-        /// The library owns the bound; the CLI only reports it as a usage error.
-        static let maxLifetime: UInt64 = KeyPackageEvent.maxLifetime
-
-        func validate() throws {
-            guard (1...Self.maxLifetime).contains(lifetime) else {
-                throw ValidationError("--lifetime must be 1...\(Self.maxLifetime) seconds (at most \(Self.maxLifetime / 86_400) days)")
-            }
-        }
 
         func run() throws {
             try runReportingErrors {
@@ -54,16 +43,11 @@ struct KeyPackageCommand: ParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "stdin a KeyPackage event; exit 0 if valid, 1 with the reason otherwise.")
-        @Option(name: .customLong("now"), help: "Unix time to check the lifetime against (default: now).") var now: Int64?
-        @Option(name: .customLong("skew"), help: "Allowed clock skew in seconds (default 300).") var skew: UInt64 = KeyPackageEvent.defaultClockSkew
+        @Option(name: .customLong("now"), help: "Unix time to check the lifetime against (default: now).", transform: NumericOption.integer(NumericOption.unixTime)) var now: Int64?
+        @Option(name: .customLong("skew"), help: "Allowed clock skew in seconds (default 300).", transform: NumericOption.integer(0...Verify.maxSkew)) var skew: UInt64 = KeyPackageEvent.defaultClockSkew
 
         /// Largest `--skew`: one day (a larger window makes the Lifetime check meaningless).
         static let maxSkew: UInt64 = 86_400
-
-        func validate() throws {
-            if let now, now < 0 { throw ValidationError("--now must be a Unix time of 0 or more") }
-            guard skew <= Self.maxSkew else { throw ValidationError("--skew must be 0...\(Self.maxSkew) seconds") }
-        }
 
         func run() throws {
             try runReportingErrors {

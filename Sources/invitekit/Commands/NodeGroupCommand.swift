@@ -17,6 +17,13 @@ struct NodeGroupCommand: AsyncParsableCommand {
         @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
         @Flag(help: "Print JSON.") var json = false
         var resolved: StoreHome { StoreHome.resolve(home) }
+        /// The home, refused (naming the missing file and the way out) unless it holds both its
+        /// key and its database: `group new` must not start over on an empty database.
+        func intact() throws -> StoreHome {
+            let home = resolved
+            try home.requireIntact()
+            return home
+        }
     }
 
     struct New: AsyncParsableCommand {
@@ -26,10 +33,10 @@ struct NodeGroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let node = try InviteKitNode(home: options.resolved)
+                let node = try InviteKitNode(home: try options.intact())
                 let group = try await node.createGroup(name: name)
-                NodeOutput.emit(options.json, ["group": group.conversationID, "nostr_group_id": group.nostrGroupID, "name": name],
-                                text: group.conversationID)
+                NodeOutput.emit(options.json, ["group": group.id, "nostr_group_id": group.nostrGroupID, "name": name],
+                                text: group.id)
             }
         }
     }
@@ -40,7 +47,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let rows = try NodeOutput.readStore(options.resolved) { tx in try tx.groups.all() }
+                let rows = try NodeOutput.readStore(try options.intact()) { tx in try tx.groups.all() }
                 for g in rows {
                     NodeOutput.emit(options.json, ["group": g.id, "nostr_group_id": g.nostrGroupID, "name": g.name ?? "", "epoch": "\(g.epoch)"],
                                     text: "\(g.id)  epoch \(g.epoch)  \(g.name ?? "(unnamed)")")
@@ -57,7 +64,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 // The stored state is current after every transaction, so no lock is needed.
-                let (members, epoch) = try InviteKitNode.storedMembers(home: options.resolved, group: group)
+                let (members, epoch) = try InviteKitNode.storedMembers(home: try options.intact(), group: group)
                 for m in members {
                     let npub = NodeOutput.npub(m.publicKey)
                     NodeOutput.emit(options.json, ["npub": npub, "admin": m.isAdmin ? "true" : "false", "epoch": "\(epoch)"],
@@ -72,16 +79,33 @@ struct NodeGroupCommand: AsyncParsableCommand {
             commandName: "send", abstract: "Send a message; print its delivery status once a relay acknowledged it.")
         @OptionGroup var options: HomeOptions
         @Option(help: "The group id.") var group: String
-        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 30
         @Argument(help: "The message.") var text: String
 
         func run() async throws {
             try await runReportingErrors {
-                let home = options.resolved
-                let eventID = try await NodeInbox.perform(.send(group: group, text: text), home: home, timeout: timeout)
-                let status = try await NodeOutput.waitForDelivery(home: home, eventID: eventID, timeout: timeout)
-                NodeOutput.emit(options.json, ["event": eventID, "status": status.rawValue], text: "\(status.rawValue) \(eventID)")
-                if status != .acked { throw CLIFailure("not acknowledged by any relay (\(status.rawValue))", exitCode: 4) }
+                let home = try options.intact()
+                let deadline = try NodeOutput.deadline(after: timeout)
+                var status: StoredMessage.Status?
+                let read = { (id: String) in { (tx: StoreTransaction) in try tx.messages.get(eventID: id)?.status ?? .pending } }
+                let final = { (s: StoredMessage.Status) in s == .acked || s == .failed }
+                let handled = try await NodeInbox.perform(.send(group: group, text: text), home: home, deadline: deadline) { node, id in
+                    status = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: read(id), until: final)
+                }
+                guard case .done(let eventID) = handled else {
+                    NodeOutput.emit(options.json, ["status": "not_sent"], text: "not sent")
+                    throw CLIFailure("not sent: serve did not take the message within \(timeout) s", exitCode: 4)
+                }
+                var last = status ?? .pending
+                if status == nil { last = try await NodeOutput.wait(home, deadline: deadline, read: read(eventID), until: final) }
+                // Queued is not lost: whoever runs this home next (serve, or any command) sends it.
+                let shown = last == .pending || last == .sent ? "queued" : last.rawValue
+                NodeOutput.emit(options.json, ["event": eventID, "status": shown], text: "\(shown) \(eventID)")
+                switch last {
+                case .acked: return
+                case .failed: throw CLIFailure("every relay refused the message", exitCode: 4)
+                default: throw CLIFailure("queued; no relay acknowledged it within \(timeout) s (it is sent when this home next runs)", exitCode: 4)
+                }
             }
         }
     }
@@ -92,14 +116,14 @@ struct NodeGroupCommand: AsyncParsableCommand {
         @OptionGroup var options: HomeOptions
         @Option(help: "The group id.") var group: String
         @Flag(help: "Keep printing new messages until interrupted.") var follow = false
-        @Option(help: "Seconds between checks with --follow.") var interval: Double = 0.5
+        @Option(help: "Seconds between checks with --follow.", transform: NumericOption.seconds(NumericOption.pollInterval)) var interval: Double = 0.5
 
         func run() async throws {
             try await runReportingErrors {
-                let home = options.resolved
+                let home = try options.intact()
                 let row = try NodeOutput.readStore(home) { tx in try tx.groups.find(group) }
                 guard let row else { throw CLIFailure("no group \(group)") }
-                var after: (createdAt: Int64, eventID: String)?
+                var after: (createdAt: Int64, sequence: Int64)?
                 repeat {
                     let page = try NodeOutput.readStore(home) { tx in try tx.messages.history(groupID: row.id, after: after, limit: 500) }
                     for m in page {
@@ -107,7 +131,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
                         NodeOutput.emit(options.json, ["event": m.eventID, "sender": npub, "created_at": "\(m.createdAt)", "status": m.status.rawValue,
                                                        "content": m.content],
                                         text: "\(NodeOutput.time(m.createdAt))  \(npub)  [\(m.status.rawValue)]  \(m.content)")
-                        after = (m.createdAt, m.eventID)
+                        after = (m.createdAt, m.sequence)
                     }
                     if follow && page.isEmpty { try await Task.sleep(for: .milliseconds(Int(interval * 1000))) }
                 } while follow
@@ -119,7 +143,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
     struct ChangeOptions: ParsableArguments {
         @OptionGroup var home: HomeOptions
         @Option(help: "The group id.") var group: String
-        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 30
     }
 
     struct Add: AsyncParsableCommand {
@@ -158,12 +182,20 @@ struct NodeGroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let home = change.home.resolved
-                let id = try await NodeInbox.perform(.leave(group: change.group), home: home, timeout: change.timeout)
-                let summary = try await NodeOutput.waitForPublished(home: home, eventID: id, timeout: change.timeout)
-                NodeOutput.emit(change.home.json, ["event": id, "status": summary.rawValue],
-                                text: "leave request \(id) \(summary.rawValue); an admin's Commit removes this member")
-                if summary != .acked { throw CLIFailure("the leave request was not acknowledged by any relay (\(summary.rawValue))", exitCode: 4) }
+                let home = try change.home.intact()
+                let deadline = try NodeOutput.deadline(after: change.timeout)
+                let read = { (id: String) in { (tx: StoreTransaction) in OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: id)) } }
+                let final = { (s: EventDeliverySummary) in s == .acked || s == .failed }
+                var summary: EventDeliverySummary?
+                let handled = try await NodeInbox.perform(.leave(group: change.group), home: home, deadline: deadline) { node, id in
+                    summary = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: read(id), until: final)
+                }
+                guard case .done(let id) = handled else { throw CLIFailure("not sent: serve did not take the request", exitCode: 4) }
+                var last = summary ?? .queued
+                if summary == nil { last = try await NodeOutput.wait(home, deadline: deadline, read: read(id), until: final) }
+                NodeOutput.emit(change.home.json, ["event": id, "status": last.rawValue],
+                                text: "leave request \(id) \(last.rawValue); an admin's Commit removes this member")
+                if last != .acked { throw CLIFailure("the leave request was not acknowledged by any relay (\(last.rawValue))", exitCode: 4) }
             }
         }
     }
@@ -184,9 +216,17 @@ struct NodeGroupCommand: AsyncParsableCommand {
     /// Exit 0 applied, 1 rolled back (another Commit took the epoch first: run it again), 4 no
     /// relay answered in time (it stays queued and is re-sent).
     static func commit(_ request: NodeInbox.Request, options: HomeOptions, timeout: Double) async throws {
-        let home = options.resolved
-        let id = try await NodeInbox.perform(request, home: home, timeout: timeout)
-        let status = try await NodeOutput.waitForCommit(home: home, eventID: id, timeout: timeout)
+        let home = try options.intact()
+        let deadline = try NodeOutput.deadline(after: timeout)
+        let read = { (id: String) in { (tx: StoreTransaction) in try tx.pendingCommits.get(commitEventID: id)?.status ?? .waiting } }
+        let final = { (s: PendingCommitRecord.Status) in s != .waiting }
+        var resolved: PendingCommitRecord.Status?
+        let handled = try await NodeInbox.perform(request, home: home, deadline: deadline) { node, id in
+            resolved = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: read(id), until: final)
+        }
+        guard case .done(let id) = handled else { throw CLIFailure("not done: serve did not take the request", exitCode: 4) }
+        var status = resolved ?? .waiting
+        if resolved == nil { status = try await NodeOutput.wait(home, deadline: deadline, read: read(id), until: final) }
         let epoch = try NodeOutput.readStore(home) { tx in try tx.groups.find(request.group)?.epoch }
         NodeOutput.emit(options.json, ["event": id, "status": status.rawValue, "epoch": epoch.map { "\($0)" } ?? ""],
                         text: "commit \(id) \(status.rawValue)\(status == .confirmed ? "; epoch \(epoch ?? 0)" : "")")

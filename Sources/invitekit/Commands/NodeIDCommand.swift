@@ -11,7 +11,7 @@ struct NodeIDCommand: ParsableCommand {
     func run() throws {
         try runReportingErrors {
             let home = StoreHome.resolve(home)
-            guard home.exists else { throw CLIFailure("no identity in \(home.directory) (run `invitekit init`)") }
+            try home.requireIntact()
             let summary = try InviteKitNode.summary(home: home)
             if json {
                 var o = JSONOutput()
@@ -21,7 +21,7 @@ struct NodeIDCommand: ParsableCommand {
                 StdIO.printLine(o.string)
             } else {
                 StdIO.printLine("npub    \(summary.npub)")
-                StdIO.printLine("relays  \(summary.relays.joined(separator: " "))")
+                StdIO.printLine("relays  \(TerminalText.escape(summary.relays.joined(separator: " ")))")
                 StdIO.printLine("groups  \(summary.groups)")
             }
         }

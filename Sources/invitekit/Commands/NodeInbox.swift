@@ -2,9 +2,10 @@ import Foundation
 import InviteKit
 import InviteKitStore
 
-/// The node actions a CLI process may run on a home. Run directly when the home's lock is free;
-/// otherwise handed to the `serve` holding it: one JSON file each in `HOME/inbox/`, answered by
-/// a `.done` file holding the answer (or `error: …`). One dispatcher (``run(_:on:)``) serves both.
+/// The node actions a CLI process may run on a home. Run directly when the home's lock is free
+/// (or once another command released it); handed to the `serve` holding it otherwise: one JSON
+/// file each in `HOME/inbox/` (0600), answered by a `.done` file holding the answer (or
+/// `error: …`). One dispatcher (``run(_:on:)``) serves both (docs/node.md, "The inbox").
 enum NodeInbox {
     enum Request {
         case send(group: String, text: String)
@@ -16,6 +17,8 @@ enum NodeInbox {
         case remove(group: String, member: String)
         case update(group: String)
         case leave(group: String)
+        /// Starts a join through an invite URL, or with `nil` names the latest pending join.
+        case join(url: String?)
 
         /// The group the request names (either of its ids, or a unique prefix).
         var group: String {
@@ -23,14 +26,7 @@ enum NodeInbox {
             case .send(let g, _), .revoke(let g), .invite(let g, _, _, _), .approve(let g, _), .decline(let g, _), .add(let g, _),
                  .remove(let g, _), .update(let g), .leave(let g):
                 return g
-            }
-        }
-
-        /// Whether the answer is an event to publish (the direct path then flushes to the group's relays).
-        var publishes: Bool {
-            switch self {
-            case .send, .add, .remove, .update, .leave, .approve: return true
-            case .revoke, .invite, .decline: return false
+            case .join: return ""
             }
         }
 
@@ -48,10 +44,15 @@ enum NodeInbox {
             case .leave(let g): return ["op": "leave", "group": g]
             case .approve(let g, let member): return ["op": "approve", "group": g, "member": member]
             case .decline(let g, let member): return ["op": "decline", "group": g, "member": member]
+            case .join(let url): return url.map { ["op": "join", "url": $0] } ?? ["op": "join"]
             }
         }
 
         init(fields f: [String: String]) throws {
+            if f["op"] == "join" {
+                self = .join(url: f["url"])
+                return
+            }
             guard let g = f["group"] else { throw CLIFailure("malformed request") }
             switch f["op"] {
             case "send":
@@ -76,94 +77,142 @@ enum NodeInbox {
         }
     }
 
-    /// Runs `request` on this process's node when it can take the home's lock (flushing what it
-    /// queued to the group's relays), else hands it to `serve`. Returns the answer: an event id,
-    /// a tag or a URL.
-    static func perform(_ request: Request, home: StoreHome, timeout: Double = 30) async throws -> String {
-        let node: InviteKitNode
-        do {
-            node = try InviteKitNode(home: home)
-        } catch let e as StoreError where e.code == .locked {
-            return try await submit(home: home, request, timeout: timeout)
+    /// What became of a request.
+    enum Handled {
+        /// Run here or by `serve`: its answer (an event id, a tag, a URL, a count).
+        case done(String)
+        /// `serve` never took it and it was withdrawn: nothing was done.
+        case notTaken
+    }
+
+    /// Runs `request` on a node: this process's own when it can take the home's lock (waiting
+    /// while another command holds it, up to `deadline`), else the running `serve`'s through the
+    /// inbox. `afterwards` runs on this process's node while it still holds the lock (the
+    /// runtime publishing what the request queued); with `serve`, serve publishes.
+    static func perform(_ request: Request, home: StoreHome, deadline: ContinuousClock.Instant,
+                        afterwards: (InviteKitNode, String) async throws -> Void = { _, _ in }) async throws -> Handled {
+        while true {
+            do {
+                let node = try InviteKitNode(home: home, configuration: NodeOutput.commandConfiguration(deadline: deadline))
+                let answer = try await run(request, on: node)
+                try await afterwards(node, answer)
+                await node.shutdown()
+                return .done(answer)
+            } catch let e as InviteKitError where e.code == .storeLocked {
+                if serveIsRunning(home) { return try await submit(home: home, request, deadline: deadline) }
+                // Another command holds the home for its own run: wait for it, not for a serve.
+                guard ContinuousClock.now < deadline else {
+                    throw CLIFailure("another invitekit process is using \(home.directory); try again", exitCode: 4)
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
         }
-        let (answer, row) = try await execute(request, on: node)
-        if request.publishes { try await NodeOutput.flush(node, relays: row.relays) }
-        return answer
     }
 
-    /// `serve`'s side of ``perform(_:home:timeout:)``: the answer only (serve flushes on its own).
+    /// A request that only changes the home (an invite, a revocation, a decline): its answer,
+    /// within 30 s.
+    static func answer(_ request: Request, home: StoreHome) async throws -> String {
+        switch try await perform(request, home: home, deadline: ContinuousClock.now + .seconds(30)) {
+        case .done(let answer): return answer
+        case .notTaken: throw CLIFailure("not done: serve did not take the request within 30 s", exitCode: 4)
+        }
+    }
+
+    /// `serve`'s side: runs one request on its node.
     static func run(_ request: Request, on node: InviteKitNode) async throws -> String {
-        try await execute(request, on: node).answer
-    }
-
-    /// The one place a request becomes a node call; also returns the group's row.
-    private static func execute(_ request: Request, on node: InviteKitNode) async throws -> (answer: String, row: StoredGroup) {
-        let row = try await node.groupRow(request.group)
-        return (try await answer(request, row: row, on: node), row)
-    }
-
-    private static func answer(_ request: Request, row: StoredGroup, on node: InviteKitNode) async throws -> String {
+        if case .join(let url) = request {
+            if let url { return try await node.startJoin(invite: url).id }
+            guard let latest = try await node.pendingJoins().last else { throw CLIFailure("no pending join to resume") }
+            return latest.id
+        }
+        let row = try await node.group(request.group)
         switch request {
-        case .send(_, let text): return try await node.sendMessage(text: text, groupID: row.id).eventID
+        case .send(_, let text): return try await node.send(text, to: row.id)
         case .revoke: return try await node.revokeInvites(groupID: row.id)
         case .invite(_, let singleUse, let expiresIn, let format):
             return try await node.createInvite(groupID: row.id, format: format, singleUse: singleUse, expiresIn: expiresIn).url
-        case .add(_, let member):
-            let pool = RelayPool(urls: row.relays)
-            defer { Task { await pool.close() } }
-            return try await node.addMember(try NostrKeys.parsePublicKey(member), groupID: row.id, pool: pool)
+        case .add(_, let member): return try await node.addMember(try NostrKeys.parsePublicKey(member), to: row.id)
         case .remove(_, let member): return try await node.removeMember(try NostrKeys.parsePublicKey(member).rawRepresentation, groupID: row.id)
         case .update: return try await node.selfUpdate(groupID: row.id)
         case .leave: return try await node.leaveGroup(groupID: row.id)
         case .approve(_, let member): return try await node.approveJoin(member: try NostrKeys.parsePublicKey(member), groupID: row.id)
         case .decline(_, let member): return "\(try await node.declineJoin(member: try NostrKeys.parsePublicKey(member), groupID: row.id))"
+        case .join: return ""
         }
     }
 
     static func directory(_ home: StoreHome) -> String { (home.directory as NSString).appendingPathComponent("inbox") }
 
-    static func submit(home: StoreHome, _ request: Request, timeout: Double) async throws -> String {
+    /// `serve` writes its pid here while it takes requests (and removes it when it stops).
+    static func serveMarker(_ home: StoreHome) -> String { (directory(home) as NSString).appendingPathComponent("serving") }
+
+    /// Whether a live `serve` holds this home: its marker names a running process.
+    static func serveIsRunning(_ home: StoreHome) -> Bool {
+        guard let data = FileManager.default.contents(atPath: serveMarker(home)),
+              let pid = Int32(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    /// Hands `request` to `serve` and waits for its answer. The hand-off is exact: `serve` takes
+    /// a request by renaming `<id>.json` to `<id>.taken`, and this side withdraws it at the
+    /// deadline by unlinking `<id>.json`. Only one of the two can succeed, so a withdrawn request
+    /// never runs, and a taken one is always waited for (`serve` answers it without waiting on a
+    /// relay).
+    static func submit(home: StoreHome, _ request: Request, deadline: ContinuousClock.Instant) async throws -> Handled {
         let dir = directory(home)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let id = UUID().uuidString
         var o = JSONOutput()
         for (k, v) in request.fields.sorted(by: { $0.key < $1.key }) { o.add(k, v) }
         let path = (dir as NSString).appendingPathComponent(id + ".json")
-        try Data(o.string.utf8).write(to: URL(fileURLWithPath: path + ".tmp"))
-        try FileManager.default.moveItem(atPath: path + ".tmp", toPath: path)
+        try SafeFile.write(Array(o.string.utf8), to: path, mode: 0o600)
         let done = (dir as NSString).appendingPathComponent(id + ".done")
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        let taken = (dir as NSString).appendingPathComponent(id + ".taken")
+        var withdrawn = false
+        // After it took the request, serve answers within this grace; past it, it died mid-way.
+        var grace = ContinuousClock.now + .seconds(30)
+        while true {
             if let data = FileManager.default.contents(atPath: done) {
-                try? FileManager.default.removeItem(atPath: done)
+                unlink(done)
                 let answer = String(decoding: data, as: UTF8.self)
                 if answer.hasPrefix("error: ") { throw CLIFailure(String(answer.dropFirst(7))) }
-                return answer
+                return .done(answer)
             }
-            try await Task.sleep(for: .milliseconds(100))
+            if !withdrawn, ContinuousClock.now >= deadline {
+                if unlink(path) == 0 { return .notTaken }
+                withdrawn = true
+                grace = ContinuousClock.now + .seconds(30)
+            }
+            if withdrawn, ContinuousClock.now >= grace, !FileManager.default.fileExists(atPath: done) {
+                if !FileManager.default.fileExists(atPath: taken) { continue }
+                throw CLIFailure("serve took the request and stopped before answering; check `group read` before retrying", exitCode: 4)
+            }
+            try await Task.sleep(for: .milliseconds(20))
         }
-        try? FileManager.default.removeItem(atPath: path)
-        throw CLIFailure("serve did not take the request within \(Int(timeout)) s", exitCode: 4)
     }
 
-    /// `serve`'s side: runs every waiting request once. Returns how many.
+    /// `serve`'s side: takes every waiting request (an atomic rename, so a request withdrawn
+    /// at the same moment is not taken), runs it and answers. Returns how many it ran.
     static func drain(_ node: InviteKitNode, home: StoreHome) async -> Int {
         let dir = directory(home)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return 0 }
         var n = 0
         for name in names.sorted() where name.hasSuffix(".json") {
-            let path = (dir as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: path) else { continue }
-            try? FileManager.default.removeItem(atPath: path)
+            let base = (dir as NSString).appendingPathComponent(String(name.dropLast(5)))
+            guard rename(base + ".json", base + ".taken") == 0 else { continue }
             let answer: String
             do {
-                guard let fields = try JSONSerialization.jsonObject(with: data) as? [String: String] else { throw CLIFailure("malformed request") }
+                guard let data = FileManager.default.contents(atPath: base + ".taken"),
+                      let fields = try JSONSerialization.jsonObject(with: data) as? [String: String] else { throw CLIFailure("malformed request") }
                 answer = try await run(Request(fields: fields), on: node)
             } catch {
                 answer = "error: \(CLIMessages.describe(error))"
             }
-            let done = (dir as NSString).appendingPathComponent(String(name.dropLast(5)) + ".done")
-            FileManager.default.createFile(atPath: done, contents: Data(answer.utf8))
+            do {
+                try SafeFile.write(Array(answer.utf8), to: base + ".done", mode: 0o600)
+            } catch {
+                StdIO.printError("cannot answer a request: \(CLIMessages.describe(error))")
+            }
+            unlink(base + ".taken")
             n += 1
         }
         return n

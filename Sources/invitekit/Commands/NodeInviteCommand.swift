@@ -20,7 +20,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
         @OptionGroup var options: NodeGroupCommand.HomeOptions
         @Option(help: "The group id.") var group: String
         @Flag(help: "The invite admits one joiner.") var singleUse = false
-        @Option(help: "The invite expires after S seconds.") var expiresIn: Int64?
+        @Option(help: "The invite expires after S seconds.", transform: NumericOption.integer(1...NumericOption.maxLifetime)) var expiresIn: Int64?
         @Option(help: "signed (default) or whistle.") var format: Format = .signed
         @Flag(help: "Also print the URL as a QR code.") var qr = false
 
@@ -31,8 +31,8 @@ struct NodeInviteCommand: AsyncParsableCommand {
                     throw CLIFailure("a Whistle code cannot be single use or expire (it carries only relay, inviter and group; every join waits for approval): drop --single-use/--expires-in or use --format signed", exitCode: 64)
                 }
                 let stored: StoredInvite.Format = format == .whistle ? .whistle : .signed
-                let url = try await NodeInbox.perform(.invite(group: group, singleUse: singleUse, expiresIn: expiresIn, format: stored),
-                                                      home: options.resolved)
+                let url = try await NodeInbox.answer(.invite(group: group, singleUse: singleUse, expiresIn: expiresIn, format: stored),
+                                                     home: try options.intact())
                 NodeOutput.emit(options.json, ["url": url, "format": stored.rawValue, "single_use": singleUse ? "true" : "false"], text: url)
                 if qr { StdIO.write(Array(try QRCode(text: url).terminalString(invert: false).utf8)) }
             }
@@ -46,7 +46,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let tag = try await NodeInbox.perform(.revoke(group: group), home: options.resolved)
+                let tag = try await NodeInbox.answer(.revoke(group: group), home: try options.intact())
                 NodeOutput.emit(options.json, ["group": group, "tag": tag], text: "revoked; new tag \(tag)")
             }
         }
@@ -60,8 +60,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let home = options.resolved
-                guard home.exists else { throw CLIFailure("no identity in \(home.directory) (run `invitekit init`)") }
+                let home = try options.intact()
                 let waiting = try InviteKitNode.storedApprovals(home: home, group: group)
                 if waiting.isEmpty && !options.json { StdIO.printError("no join requests waiting") }
                 for a in waiting {
@@ -80,7 +79,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
         @OptionGroup var options: NodeGroupCommand.HomeOptions
         @Option(help: "The group id.") var group: String
         @Option(help: "The joiner's npub1… or hex key.") var member: String
-        @Option(help: "Give up waiting for the relay after S seconds (exit 4).") var timeout: Double = 30
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 30
 
         func run() async throws {
             try await runReportingErrors {
@@ -100,7 +99,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 let key = try NostrKeys.parsePublicKey(member)
-                let n = try await NodeInbox.perform(.decline(group: group, member: member), home: options.resolved)
+                let n = try await NodeInbox.answer(.decline(group: group, member: member), home: try options.intact())
                 let npub = NodeOutput.npub(key.rawRepresentation)
                 NodeOutput.emit(options.json, ["member": npub, "declined": n], text: "declined \(n) request(s) from \(npub)")
             }

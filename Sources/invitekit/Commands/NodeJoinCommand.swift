@@ -4,60 +4,60 @@ import InviteKit
 import InviteKitStore
 
 /// `invitekit join URL`: publishes a KeyPackage and the join request, then waits until joined
-/// (exit 0), refused (exit 3, with the user-facing reason) or timed out (exit 4).
+/// (exit 0), refused (exit 3, with the user-facing reason) or timed out (exit 4). The node's
+/// runtime does the relay work (here, or in the `serve` holding the home).
 struct NodeJoinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "join", abstract: "Join a group through a signed invite URL or a whistle://invite/… code and wait for the answer.")
     @Argument(help: "The invite URL (not with --resume).") var url: String?
     @Flag(help: "Wait for the answer to the latest pending join instead of starting one.") var resume = false
     @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
-    @Option(help: "Give up after S seconds (exit 4).") var timeout: Double = 120
+    @Option(help: "Give up after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 120
     @Flag(help: "Send the request and return at once.") var noWait = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         try await runReportingErrors {
-            let node = try InviteKitNode(home: StoreHome.resolve(home))
-            let join: PendingJoinRecord
-            if resume {
-                guard let latest = try node.store.read({ tx in try tx.pendingJoins.active() }).max(by: { $0.createdAt < $1.createdAt }) else {
-                    throw CLIFailure("no pending join to resume")
-                }
-                join = latest
-            } else {
-                guard let url else { throw CLIFailure("give the invite URL, or --resume", exitCode: 64) }
-                join = try await node.startJoin(invite: url)
-            }
-            let pool = RelayPool(urls: join.relays)
-            defer { Task { await pool.close() } }
-            try await node.flushOutbound(to: pool.relays)
-            if noWait { return report("requested", join: join) }
-            // On a terminal the status line is redrawn in place with the time waited; elsewhere
-            // (logs, pipes) it is printed once.
+            let home = StoreHome.resolve(home)
+            let deadline = try NodeOutput.deadline(after: timeout)
+            if resume == (url != nil) { throw CLIFailure("give the invite URL, or --resume", exitCode: 64) }
+            let read = { (id: String) in { (tx: StoreTransaction) in try tx.pendingJoins.get(id: id) } }
+            let published = { (id: String) in { (tx: StoreTransaction) in OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: id)) } }
             let live = isatty(2) == 1
-            StdIO.printError("waiting for approval…")
+            if !noWait { StdIO.printError("waiting for approval…") }
+            defer { if live && !noWait { StdIO.writeError(Array("\u{1B}[2K\r".utf8)) } }
             let started = ContinuousClock.now
-            let deadline = started + .milliseconds(Int(timeout * 1000))
-            defer { if live { StdIO.writeError(Array("\u{1B}[2K\r".utf8)) } }
-            while ContinuousClock.now < deadline {
-                if live {
+            var last: PendingJoinRecord?
+            let answered = { (j: PendingJoinRecord?) -> Bool in
+                // On a terminal the status line is redrawn in place with the time waited.
+                if live && !noWait {
                     let waited = (ContinuousClock.now - started).components.seconds
                     StdIO.writeError(Array("\u{1B}[1A\u{1B}[2K\rinvitekit: waiting for approval… \(waited) s (of \(Int(timeout)))\n".utf8))
                 }
-                try await node.catchUp(pool: pool, timeout: .seconds(5))
-                try await node.flushOutbound(to: pool.relays)
-                if let now = try node.store.read({ tx in try tx.pendingJoins.get(id: join.id) }) {
-                    switch now.state {
-                    case .joined: return report("joined", join: now)
-                    case .failed:
-                        let type = InviteJoinError.ErrorType(rawValue: now.errorType ?? "")
-                        report("refused", join: now)
-                        throw CLIFailure(type.userFacingMessage, exitCode: 3)
-                    case .requested, .cancelled: break
-                    }
-                }
-                try? await Task.sleep(for: .seconds(1))
+                return j.map { $0.state != .requested } ?? true
             }
-            throw CLIFailure("no answer within \(Int(timeout)) s", exitCode: 4)
+            let handled = try await NodeInbox.perform(.join(url: url), home: home, deadline: deadline) { node, id in
+                if noWait {
+                    _ = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: published(id), until: { $0 == .acked || $0 == .failed })
+                } else {
+                    last = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: read(id), until: answered)
+                }
+            }
+            guard case .done(let id) = handled else { throw CLIFailure("not sent: serve did not take the join within \(Int(timeout)) s", exitCode: 4) }
+            if noWait {
+                // The answer may have come while the request was being published.
+                if let j = try NodeOutput.readStore(home, read(id)) { report(j.state == .joined ? "joined" : "requested", join: j) }
+                return
+            }
+            if last == nil { last = try await NodeOutput.wait(home, deadline: deadline, read: read(id), until: answered) }
+            guard let join = last else { throw CLIFailure("the pending join \(id) is gone") }
+            switch join.state {
+            case .joined: report("joined", join: join)
+            case .failed:
+                report("refused", join: join)
+                throw CLIFailure(InviteJoinError.ErrorType(rawValue: join.errorType ?? "").userFacingMessage, exitCode: 3)
+            case .cancelled: throw CLIFailure("the join was cancelled")
+            case .requested: throw CLIFailure("no answer within \(Int(timeout)) s (the join stays pending: `invitekit join --resume`)", exitCode: 4)
+            }
         }
     }
 

@@ -31,42 +31,34 @@ enum NodeOutput {
         return f.string(from: Date(timeIntervalSince1970: TimeInterval(t)))
     }
 
-    static func flush(_ node: InviteKitNode, relays: [String]) async throws {
-        let pool = RelayPool(urls: relays)
-        try await node.flushOutbound(to: pool.relays)
-        await pool.close()
-    }
-
-    /// Reads `read` from the home's database every 200 ms until `isFinal` holds or `timeout`
-    /// passes; returns the last value read (`initial` if none was).
-    static func poll<T>(_ home: StoreHome, timeout: Double, initial: T, read: (StoreTransaction) throws -> T,
-                        until isFinal: (T) -> Bool) async throws -> T {
-        let deadline = Date().addingTimeInterval(timeout)
-        var value = initial
-        while Date() < deadline {
-            value = try readStore(home, read)
-            if isFinal(value) { return value }
-            try await Task.sleep(for: .milliseconds(200))
+    /// The instant `seconds` from now, for `--timeout`: a bound the whole command keeps.
+    static func deadline(after seconds: Double) throws -> ContinuousClock.Instant {
+        guard seconds.isFinite, seconds >= 0, seconds <= 31_536_000 else {
+            throw CLIFailure("--timeout must be a number of seconds between 0 and 31536000", exitCode: 64)
         }
-        return value
+        return ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
     }
 
-    /// A sent message's status once final (acked or failed), else its status at `timeout`.
-    static func waitForDelivery(home: StoreHome, eventID: String, timeout: Double) async throws -> StoredMessage.Status {
-        try await poll(home, timeout: timeout, initial: .pending, read: { tx in try tx.messages.get(eventID: eventID)?.status ?? .pending },
-                       until: { $0 == .acked || $0 == .failed })
+    /// How a command's own node runs: no KeyPackage top-up (that is `serve`'s job), and no
+    /// relay wait past the command's deadline.
+    static func commandConfiguration(deadline: ContinuousClock.Instant) -> InviteKitNode.Configuration {
+        let left = deadline - ContinuousClock.now
+        return InviteKitNode.Configuration(relayTimeout: max(.milliseconds(200), min(.seconds(10), left)), idleInterval: .milliseconds(200),
+                                           keyPackageLowWater: 0)
     }
 
-    /// An own Commit's row once resolved (applied after a relay's `OK`, or rolled back); `waiting`
-    /// at `timeout`.
-    static func waitForCommit(home: StoreHome, eventID: String, timeout: Double) async throws -> PendingCommitRecord.Status {
-        try await poll(home, timeout: timeout, initial: .waiting, read: { tx in try tx.pendingCommits.get(commitEventID: eventID)?.status ?? .waiting },
-                       until: { $0 != .waiting })
-    }
-
-    /// An event's delivery over all relays once some relay acknowledged it or every delivery failed.
-    static func waitForPublished(home: StoreHome, eventID: String, timeout: Double) async throws -> EventDeliverySummary {
-        try await poll(home, timeout: timeout, initial: .queued, read: { tx in OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: eventID)) },
-                       until: { $0 == .acked || $0 == .failed })
+    /// Reads `read` from the home's database until `isFinal` holds or `deadline` passes, and
+    /// returns the last value. With `driving`, that node's runtime runs meanwhile (this process
+    /// holds the home); without, the `serve` holding it does the work.
+    static func wait<T>(_ home: StoreHome, driving node: InviteKitNode? = nil, deadline: ContinuousClock.Instant,
+                        read: (StoreTransaction) throws -> T, until isFinal: (T) -> Bool) async throws -> T {
+        let store = try Store.open(path: home.databasePath)
+        let runner = node.map { n in Task { try await n.run() } }
+        defer { runner?.cancel() }
+        while true {
+            let value = try store.read(read)
+            if isFinal(value) || ContinuousClock.now >= deadline { return value }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 }

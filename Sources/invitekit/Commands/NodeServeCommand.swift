@@ -3,70 +3,89 @@ import Foundation
 import InviteKit
 import InviteKitStore
 
-/// `invitekit serve`: runs the node until SIGINT or SIGTERM. Polls its gift wraps (join
-/// requests, decided durably), drains the outbound queue (Commits, then the Welcomes they
-/// release after the relay's OK, join errors) and prints one line per thing it did.
+/// `invitekit serve`: runs the node (``InviteKitNode/run()``) until SIGINT or SIGTERM, takes
+/// the other commands' requests from the home's inbox, and prints one line per event.
 struct NodeServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run this node until SIGINT/SIGTERM: answer join requests, publish commits, Welcomes and replies.")
     @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
     @Option(help: "Also create a group named N first and print a signed invite for it (a shortcut for `group new` + `invite create`).") var newGroup: String?
     @Flag(help: "The printed invite is single use.") var singleUse = false
-    @Option(help: "The printed invite expires after S seconds.") var expiresIn: Int64 = 86_400
-    @Option(help: "Seconds between polls.") var interval: Double = 1
-    @Option(help: "Stop after S seconds (for scripts).") var duration: Double?
+    @Option(help: "The printed invite expires after S seconds.", transform: NumericOption.integer(1...NumericOption.maxLifetime)) var expiresIn: Int64 = 86_400
+    @Option(help: "Seconds between polls.", transform: NumericOption.seconds(NumericOption.pollInterval)) var interval: Double = 1
+    @Option(help: "Stop after S seconds (for scripts).", transform: NumericOption.seconds(0...NumericOption.maxSeconds)) var duration: Double?
     @Flag(help: "Print JSON lines.") var json = false
 
     func run() async throws {
         try await runReportingErrors {
-            let node = try InviteKitNode(home: StoreHome.resolve(home))
+            guard interval.isFinite, interval > 0, interval <= 3600 else { throw CLIFailure("--interval must be between 0 and 3600 seconds", exitCode: 64) }
+            let stopAt = try duration.map { try NodeOutput.deadline(after: $0) }
+            let resolved = StoreHome.resolve(home)
+            let node = try await NodeServeCommand.open(resolved, configuration: .init(idleInterval: .milliseconds(Int64(interval * 1000))))
             let relays = try await node.defaultRelays()
             guard !relays.isEmpty else { throw CLIFailure("no default relays (run `invitekit init --relay URL`)") }
-            let pool = RelayPool(urls: relays)
-            let stop = StopFlag()
+            let events = node.events()
+            if let newGroup {
+                let group = try await node.createGroup(name: newGroup)
+                let invite = try await node.createInvite(groupID: group.id, singleUse: singleUse, expiresIn: expiresIn)
+                line(["event": "group_created", "group": group.id, "invite": invite.url], text: "group \(group.id) created; invite: \(invite.url)")
+            }
+            try NodeServeCommand.openInbox(resolved)
+            defer { unlink(NodeInbox.serveMarker(resolved)) }
+            line(["event": "serving", "relays": relays.joined(separator: " ")], text: "serving on \(relays.joined(separator: " ")) (Ctrl-C stops)")
+            let json = self.json
+            let printer = Task { for await event in events { NodeServeCommand.print(event, json: json) } }
+            let runner = Task { try await node.run() }
+            // The inbox: other commands' requests, taken at once (not after a relay round).
+            let inbox = Task {
+                while !Task.isCancelled {
+                    let handed = await NodeInbox.drain(node, home: resolved)
+                    if handed > 0 { NodeOutput.emit(json, ["event": "inbox", "requests": "\(handed)"], text: "took \(handed) request(s) from the inbox") }
+                    try? await Task.sleep(for: .milliseconds(20))
+                }
+            }
+            let stop = StopSignal()
             let sources = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
                 signal(sig, SIG_IGN)
                 let s = DispatchSource.makeSignalSource(signal: sig)
-                s.setEventHandler { stop.set() }
+                s.setEventHandler { runner.cancel() }
                 s.resume()
                 return s
             }
-            let printer = Task { for await event in node.events { NodeServeCommand.print(event, json: json) } }
-            if let newGroup {
-                let group = try await node.createGroup(name: newGroup)
-                let invite = try await node.createInvite(groupID: group.conversationID, singleUse: singleUse, expiresIn: expiresIn)
-                line(["event": "group_created", "group": group.conversationID, "invite": invite.url],
-                     text: "group \(group.conversationID) created; invite: \(invite.url)")
-            }
-            line(["event": "serving", "relays": relays.joined(separator: " ")], text: "serving on \(relays.joined(separator: " ")) (Ctrl-C stops)")
-            let started = ContinuousClock.now
-            let groupFeed = NodeGroupFeed(node: node, pool: pool)
-            while !stop.isSet {
-                // kind-445 events arrive on a live subscription; renewed when the set of groups changes.
-                await groupFeed.refresh()
-                if let made = try? await node.replenishKeyPackages(), made > 0 {
-                    line(["event": "key_packages", "made": "\(made)"], text: "made \(made) KeyPackage(s) (keeping \(InviteKitNode.keyPackageLowWater) unused)")
-                }
-                let handed = await NodeInbox.drain(node, home: node.home)
-                if handed > 0 { line(["event": "inbox", "requests": "\(handed)"], text: "took \(handed) request(s) from the inbox") }
-                if let duration, ContinuousClock.now - started > .milliseconds(Int(duration * 1000)) { break }
-                do {
-                    try await node.catchUp(pool: pool, timeout: .seconds(5))
-                    let writes = try await node.flushOutbound(to: pool.relays)
-                    if writes > 0 { line(["event": "published", "writes": "\(writes)"], text: "published \(writes) event write(s)") }
-                } catch let error as StoreError {
-                    throw error
-                } catch {
-                    line(["event": "relay_error", "detail": "\(error)"], text: "relay error: \(error)")
-                }
-                try? await Task.sleep(for: .milliseconds(Int(interval * 1000)))
-            }
-            await groupFeed.stop()
+            if let stopAt { stop.timer = Task { try? await Task.sleep(until: stopAt); runner.cancel() } }
+            let outcome = await runner.result
+            inbox.cancel()
+            _ = await inbox.value
             await node.shutdown()
             await printer.value
-            await pool.close()
             withExtendedLifetime(sources) {}
+            stop.timer?.cancel()
+            if case .failure(let error) = outcome { throw error }
             line(["event": "stopped"], text: "stopped")
         }
+    }
+
+    /// Opens the home's node. Another command holding the home is waited for (up to 30 s); a
+    /// second serve is refused.
+    static func open(_ home: StoreHome, configuration: InviteKitNode.Configuration) async throws -> InviteKitNode {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            let opened: Result<InviteKitNode, InviteKitError>
+            do throws(InviteKitError) { opened = .success(try InviteKitNode(home: home, configuration: configuration)) } catch { opened = .failure(error) }
+            switch opened {
+            case .success(let node): return node
+            case .failure(let e):
+                guard e.code == .storeLocked, !NodeInbox.serveIsRunning(home), ContinuousClock.now < deadline else { throw e }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+    }
+
+    /// The inbox directory (0700) and the marker that tells other commands a serve takes requests.
+    static func openInbox(_ home: StoreHome) throws {
+        let dir = NodeInbox.directory(home)
+        if mkdir(dir, 0o700) != 0 && errno != EEXIST { throw CLIFailure("cannot create \(dir): \(String(cString: strerror(errno)))") }
+        try SafeFile.requirePrivateDirectory(dir)
+        try SafeFile.write(Array("\(getpid())\n".utf8), to: NodeInbox.serveMarker(home), mode: 0o600)
     }
 
     private func line(_ fields: [String: String], text: String) { NodeOutput.emit(json, fields, text: text) }
@@ -74,25 +93,33 @@ struct NodeServeCommand: AsyncParsableCommand {
     static func print(_ event: NodeEvent, json: Bool) {
         let text: String
         switch event {
-        case .joinRequestDecided(let id, let outcome): text = "join request \(id.prefix(12))…: \(outcome)"
+        case .running(let relays): text = "node running on \(relays.joined(separator: " "))"
+        case .joinRequestDecided(let id, _, let outcome): text = "join request \(id.prefix(12))…: \(outcome)"
         case .approvalRequested(let g, let m, _):
             let npub = NodeOutput.npub(m)
             text = "join request from \(npub) to \(g): waiting for approval (invitekit invite approve --group \(g) --member \(npub))"
         case .memberAdded(let g, let m): text = "added \(Hex.encode(m).prefix(16))… to \(g.prefix(16))…"
         case .memberRemoved(let g, let m): text = "removed \(Hex.encode(m).prefix(16))… from \(g.prefix(16))…"
-        case .commitRolledBack(let g, let c): text = "commit \(c.prefix(12))… rolled back in \(g.prefix(16))…"
-        case .joined(let g, let epoch): text = "joined \(g.prefix(16))… at epoch \(epoch)"
-        case .joinFailed(let e): text = "join failed: \(e.userFacingMessage)"
-        case .message(let m): text = "message \(m.eventID.prefix(12))…: \(m.status.rawValue)"
+        case .removedFromGroup(let g): text = "this node was removed from \(g.prefix(16))…"
+        case .commitConfirmed(let g, let c, let epoch): text = "commit \(c.prefix(12))… confirmed in \(g.prefix(16))…: epoch \(epoch)"
+        case .commitRolledBack(let g, let c, _): text = "commit \(c.prefix(12))… rolled back in \(g.prefix(16))…"
+        case .joined(_, let g, let epoch): text = "joined \(g.prefix(16))… at epoch \(epoch)"
+        case .joinRefused(_, let e, _): text = "join failed: \(e.userFacingMessage)"
+        case .messageReceived(let m): text = "message \(m.eventID.prefix(12))… from \(NodeOutput.npub(m.sender))"
+        case .messageQueued(let m): text = "message \(m.eventID.prefix(12))…: queued"
+        case .messageDelivered(_, let id): text = "message \(id.prefix(12))…: acked"
+        case .messageFailed(_, let id): text = "message \(id.prefix(12))…: failed"
+        case .published(let writes): text = "published \(writes) event write(s)"
+        case .relayProblem(let relay, let error): text = "relay error\(relay.isEmpty ? "" : " (\(relay))"): \(error)"
+        case .eventRejected(let id, let error): text = "event \(id.prefix(12))… not used: \(error)"
+        case .bufferedEventEvicted(let g, let id): text = "buffered event \(id.prefix(12))… of \(g.prefix(16))… dropped (buffer full)"
         }
         NodeOutput.emit(json, ["event": "node", "detail": text], text: text)
     }
 }
 
-/// Set from a signal handler's queue, read by the serve loop.
-final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.withLock { value = true } }
-    var isSet: Bool { lock.withLock { value } }
+/// The `--duration` timer of one serve.
+final class StopSignal: @unchecked Sendable {
+    // Safe: set once before any other task reads it, read after they ended.
+    var timer: Task<Void, Never>?
 }

@@ -25,14 +25,6 @@ struct RelayCommand: AsyncParsableCommand {
 
     static func duration(_ seconds: Double) -> Duration { .milliseconds(Int64(max(seconds, 0.001) * 1000)) }
 
-    /// `--timeout` is a finite number of seconds in (0, 86400]: NaN, infinities and huge values
-    /// would trap when converted to a Duration.
-    static func validateTimeout(_ seconds: Double) throws {
-        guard seconds.isFinite, seconds > 0, seconds <= 86_400 else {
-            throw ValidationError("--timeout must be a number of seconds greater than 0 and at most 86400")
-        }
-    }
-
     struct Publish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Read one signed event (JSON) on stdin and publish it to every relay.",
@@ -43,13 +35,11 @@ struct RelayCommand: AsyncParsableCommand {
             """
         )
 
-        @Option(name: .customLong("relay"), help: "Relay URL (ws:// or wss://); repeat for several.")
+        @Option(name: .customLong("relay"), help: "Relay URL (ws:// or wss://); repeat for several.", transform: RelayURLOption.parse)
         var relays: [String] = []
 
-        @Option(help: "Seconds to wait for each relay's OK.")
+        @Option(help: "Seconds to wait for each relay's OK.", transform: NumericOption.seconds(NumericOption.timeout))
         var timeout: Double = 10
-
-        func validate() throws { try RelayCommand.validateTimeout(timeout) }
 
         func run() async throws {
             guard !relays.isEmpty else { throw RelayCommand.fail("at least one --relay is required", code: 2) }
@@ -82,7 +72,7 @@ struct RelayCommand: AsyncParsableCommand {
             discussion: "Several --relay options merge the results, without duplicates. Exits 1 if no relay reached EOSE."
         )
 
-        @Option(name: .customLong("relay"), help: "Relay URL (ws:// or wss://); repeat for several.")
+        @Option(name: .customLong("relay"), help: "Relay URL (ws:// or wss://); repeat for several.", transform: RelayURLOption.parse)
         var relays: [String] = []
 
         @Option(name: .customLong("filter"), help: "NIP-01 filter as JSON, e.g. '{\"kinds\":[1059],\"#p\":[\"<hex>\"]}'; repeat for several.")
@@ -91,10 +81,8 @@ struct RelayCommand: AsyncParsableCommand {
         @Flag(help: "Keep printing live events after EOSE (until interrupted).")
         var live = false
 
-        @Option(help: "Seconds to wait for EOSE.")
+        @Option(help: "Seconds to wait for EOSE.", transform: NumericOption.seconds(NumericOption.timeout))
         var timeout: Double = 10
-
-        func validate() throws { try RelayCommand.validateTimeout(timeout) }
 
         func run() async throws {
             guard !relays.isEmpty else { throw RelayCommand.fail("at least one --relay is required", code: 2) }

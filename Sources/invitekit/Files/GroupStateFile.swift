@@ -2,22 +2,29 @@ import Foundation
 import InviteKit
 import InviteKitMLS
 
-/// The `--state FILE` of `invitekit group` (PROTOCOL.md §5, "Group state file"): one member's
-/// Marmot group and, between `add`/`remove`/`update` and `confirm`, its pending commit.
+/// The `--state FILE` of `invitekit group` (PROTOCOL.md §5.10.9): one member's Marmot group,
+/// between `add`/`remove`/`update` and `confirm` its pending commit, and the group events waiting
+/// for a key, kept in their own bounded section so that nothing an outsider sends grows the rest.
 ///
-/// `"IKGS"; uint8 version = 1; opaque marmot_group<V>; opaque pending_commit<V>;` (the two
-/// opaques are ``MarmotGroup/serialized()`` and ``MarmotPendingCommit/serialized()``; an empty
-/// pending commit means none). It holds the group's secrets but never the Nostr identity key.
-/// Written 0600 through ``SafeFile`` (temporary file, fsync, rename); read only from a regular
-/// file that group and others cannot access.
+/// `"IKGS"; uint8 version = 2; opaque marmot_group<V>; opaque pending_commit<V>;
+/// opaque buffered_events<V>;` (``MarmotGroup/serialized()``, ``MarmotPendingCommit/serialized()``
+/// with empty meaning none, ``MarmotEventBuffer/serialized()``). Version 1 (no buffered section;
+/// the events sat inside `marmot_group`) is read and rewritten as version 2. It holds the group's
+/// secrets but never the Nostr identity key. Written 0600 through ``SafeFile`` (temporary file,
+/// fsync, rename); read only from a regular file that group and others cannot access. Every
+/// command's read-modify-write holds ``locked(_:wait:_:)``.
 struct GroupStateFile {
     typealias Group = MarmotGroup<MLSGroupState>
     typealias Pending = MarmotPendingCommit<MLSGroupState>
 
     static let magic: [UInt8] = Array("IKGS".utf8)
-    static let version: UInt8 = 1
-    /// Largest state file read: a 10,000-member group with its retained epochs fits.
+    static let version: UInt8 = 2
+    /// Versions read; older ones are rewritten as ``version`` on the next save.
+    static let readableVersions: ClosedRange<UInt8> = 1...2
+    /// Largest state file read or written: a 10,000-member group with its retained epochs fits.
     static let maxBytes = 256 * 1024 * 1024
+    /// Default bound on the wait for another command's lock (seconds).
+    static let defaultLockWait = 10.0
 
     var group: Group
     var pending: Pending?
@@ -29,13 +36,17 @@ struct GroupStateFile {
             var r = TLSReader(bytes)
             guard try r.readBytes(4) == magic else { throw MLSError(.invalidValue, "not an InviteKit group state file") }
             let v = try r.readUInt8()
-            guard v == version else { throw MLSError(.invalidValue, "group state file version \(v) is not supported (expected \(version))") }
+            guard readableVersions.contains(v) else {
+                throw MLSError(.unsupportedVersion, "group state file version \(v) is not supported (this build reads \(readableVersions.lowerBound) to \(readableVersions.upperBound))")
+            }
             var groupBytes = try r.readOpaque()
             defer { GroupStateFile.wipe(&groupBytes) }
             var pendingBytes = try r.readOpaque()
             defer { GroupStateFile.wipe(&pendingBytes) }
+            let bufferBytes = v >= 2 ? try r.readOpaque() : nil
             try r.finish()
-            let group = try Group(serialized: SecureBytes(copying: groupBytes))
+            var group = try Group(serialized: SecureBytes(copying: groupBytes))
+            if let bufferBytes { group.buffer = try MarmotEventBuffer(serialized: bufferBytes) }
             let pending = pendingBytes.isEmpty ? nil : try Pending(serialized: SecureBytes(copying: pendingBytes))
             return GroupStateFile(group: group, pending: pending)
         } catch let e as MLSError {
@@ -43,15 +54,48 @@ struct GroupStateFile {
         }
     }
 
+    /// Replaces the file with this state, whole or not at all; on failure the file is as it was
+    /// and the error is thrown.
     func save(_ path: String) throws {
         var w = TLSWriter(capacity: 8192)
         w.writeBytes(Self.magic)
         w.writeUInt8(Self.version)
         group.serialized().withUnsafeBytes { w.writeOpaque($0) }
         if let pending { pending.serialized().withUnsafeBytes { w.writeOpaque($0) } } else { w.writeOpaque([UInt8]()) }
+        w.writeOpaque(group.buffer.serialized())
         var bytes = w.takeBytes()
         defer { GroupStateFile.wipe(&bytes) }
+        guard bytes.count <= Self.maxBytes else {
+            throw CLIFailure("refusing to write the group state \(path): \(bytes.count) bytes is over \(Self.maxBytes)")
+        }
         try SafeFile.write(bytes, to: path, mode: 0o600)
+    }
+
+    /// Runs `body` holding an exclusive `flock` on `<path>.lock` (created 0600 beside the state,
+    /// never through a symlink, and left in place), so that two commands on one state never both
+    /// read it and the last writer's update wins over the other's. Another holder is waited for
+    /// at most `wait` seconds, then the command fails naming the lock.
+    static func locked<T>(_ path: String, wait: Double = defaultLockWait, _ body: () throws -> T) throws -> T {
+        let lockPath = path + ".lock"
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
+        guard fd >= 0 else { throw CLIFailure("cannot open the lock \(lockPath) of the group state: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_uid == geteuid() else {
+            throw CLIFailure("refusing the lock \(lockPath): not a regular file owned by this user")
+        }
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, min(wait, 3600)) * 1e9)
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let e = errno
+            guard e == EWOULDBLOCK || e == EINTR else {
+                throw CLIFailure("cannot lock the group state \(path): \(String(cString: strerror(e)))")
+            }
+            guard DispatchTime.now().uptimeNanoseconds < deadline else {
+                throw CLIFailure("the group state \(path) is in use by another command (lock \(lockPath) held for more than \(wait) s); try again", exitCode: 75)
+            }
+            usleep(5_000)
+        }
+        return try body()
     }
 
     /// Refuses to create over an existing path: a group state is never silently replaced.

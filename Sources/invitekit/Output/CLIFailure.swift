@@ -34,3 +34,8 @@ private func report(_ error: any Error) -> ExitCode {
         return ExitCode(1)
     }
 }
+
+/// ArgumentParser prints a transform's error (a refused numeric option) by its description.
+extension CLIFailure: CustomStringConvertible {
+    var description: String { message }
+}

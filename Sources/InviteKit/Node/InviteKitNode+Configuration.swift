@@ -1,0 +1,30 @@
+import InviteKitRelay
+import InviteKitStore
+
+extension InviteKitNode {
+    /// Opens a connection to a relay URL. The default makes a `WebSocketRelayClient` (NIP-01,
+    /// reconnects with backoff, NIP-42 when `authSigner` is set); tests pass an in-memory relay.
+    public typealias RelayConnector = @Sendable (String) -> any NostrRelayConnection
+
+    /// How a node runs: retries, timeouts, KeyPackage stock and how it reaches relays.
+    public struct Configuration: Sendable {
+        /// Delivery retries and backoff (PROTOCOL §11.4).
+        public var retryPolicy: RetryPolicy
+        /// How long a publish waits for the relay's `OK` (NIP-01) before it counts as timed out.
+        public var relayTimeout: Duration
+        /// How long ``InviteKitNode/run()`` sleeps when nothing wakes it (retries that fall due,
+        /// KeyPackage top-up).
+        public var idleInterval: Duration
+        /// ``InviteKitNode/run()`` keeps at least this many unused KeyPackages published (MIP-00);
+        /// 0 turns the top-up off.
+        public var keyPackageLowWater: Int
+        public var connector: RelayConnector
+
+        public init(retryPolicy: RetryPolicy = .standard, relayTimeout: Duration = .seconds(10), idleInterval: Duration = .seconds(1),
+                    keyPackageLowWater: Int = 3,
+                    connector: @escaping RelayConnector = { WebSocketRelayClient(url: $0) }) {
+            self.retryPolicy = retryPolicy; self.relayTimeout = relayTimeout; self.idleInterval = idleInterval
+            self.keyPackageLowWater = keyPackageLowWater; self.connector = connector
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import InviteKitCrypto
+import InviteKitMLS
+import InviteKitStore
+
+/// What an app reads from a node. Every read is one store transaction (or the in-memory group
+/// state the last transaction wrote), so it is consistent with the events already emitted.
+extension InviteKitNode {
+    /// Every group this node hosts or joined, by name then id.
+    public func groups() throws(InviteKitError) -> [NodeGroup] {
+        let rows = try InviteKitError.mapping { try store.read { tx in try tx.groups.all() } }
+        return rows.compactMap { summary(of: $0) }
+    }
+
+    /// One group by either id (``NodeGroup/id`` or ``NodeGroup/nostrGroupID``).
+    public func group(_ anyID: String) throws(InviteKitError) -> NodeGroup {
+        let row = try InviteKitError.mapping { try groupRow(anyID) }
+        guard let g = summary(of: row) else { throw InviteKitError(.groupNotFound) }
+        return g
+    }
+
+    func summary(of row: StoredGroup) -> NodeGroup? {
+        guard let g = try? currentGroup(row.id) else { return nil }
+        return NodeGroup(id: row.id, nostrGroupID: row.nostrGroupID, name: row.name, role: g.isAdmin ? .admin : .member,
+                         hostsInvites: hostedGroup(row.id) != nil, epoch: g.epoch, relays: row.relays, isRemoved: row.removedAt != nil)
+    }
+
+    /// A group's members with their admin flag (MIP-01 group data), and its epoch.
+    public func members(of groupID: String) throws(InviteKitError) -> (members: [NodeGroupMember], epoch: UInt64) {
+        try InviteKitError.mapping { try members(groupID: try groupRow(groupID).id) }
+    }
+
+    /// A page of a group's history in order (`(createdAt, sequence)`, PROTOCOL §11): the
+    /// oldest `limit` messages after `after`, or with `before`, the newest `limit` before it.
+    public func history(of groupID: String, after: StoredMessage? = nil, before: StoredMessage? = nil,
+                        limit: Int = 500) throws(InviteKitError) -> [StoredMessage] {
+        try InviteKitError.mapping {
+            let id = try groupRow(groupID).id
+            let n = max(0, min(limit, 10_000))
+            return try store.read { tx in
+                if let before { return try tx.messages.history(groupID: id, before: (before.createdAt, before.sequence), limit: n) }
+                return try tx.messages.history(groupID: id, after: after.map { ($0.createdAt, $0.sequence) }, limit: n)
+            }
+        }
+    }
+
+    /// The invites this node made for a group, oldest first.
+    public func invites(of groupID: String) throws(InviteKitError) -> [StoredInvite] {
+        try InviteKitError.mapping {
+            let id = try groupRow(groupID).id
+            return try store.read { tx in try tx.invites.forGroup(id) }
+        }
+    }
+
+    /// Relays used when a group or invite names none.
+    public func defaultRelays() throws(InviteKitError) -> [String] {
+        try InviteKitError.mapping { try store.read { tx in try tx.identity.relays() } }
+    }
+}

@@ -1,0 +1,32 @@
+import InviteKitCrypto
+import InviteKitMLS
+
+/// One group in the node's registry (``InviteKitNode``'s only one): the engine state and what
+/// the node keeps beside it. A group this node hosts has an invite tag; a joined one has none.
+struct NodeGroupEntry: Sendable {
+    var group: MarmotMLSGroup
+    /// The tag every valid invite must carry (hosted groups only, PROTOCOL §3.7).
+    var inviteTag: String?
+    var relays: [String]
+    var name: String?
+    /// A Commit removed this node: its events are no longer read.
+    var removed = false
+    /// The engine's buffer changed since it was last written to `buffered_events`.
+    var bufferDirty = false
+
+    init(group: MarmotMLSGroup, inviteTag: String?, relays: [String], name: String?, removed: Bool = false) {
+        self.group = group; self.inviteTag = inviteTag; self.relays = relays; self.name = name; self.removed = removed
+    }
+
+    init(_ hosted: HostedGroup) {
+        self.init(group: hosted.group, inviteTag: hosted.currentTag, relays: hosted.relays, name: hosted.name)
+    }
+
+    /// The `h` tag of its kind-445 events (MIP-03), lowercase hex.
+    var nostrGroupID: String { Hex.encode(group.nostrGroupID) }
+
+    /// The group as the join decisions see it; `nil` for a group this node only joined.
+    var hosted: HostedGroup? {
+        inviteTag.map { HostedGroup(group: group, currentTag: $0, relays: relays, name: name) }
+    }
+}

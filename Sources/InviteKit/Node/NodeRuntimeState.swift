@@ -1,0 +1,33 @@
+import InviteKitNostr
+import InviteKitRelay
+
+/// What ``InviteKitNode/run()`` holds while it runs: one connection per relay URL, the live
+/// subscriptions, and the wake-up signal the handlers use when they queued something.
+struct NodeRuntimeState {
+    /// One live subscription: the key it was opened for (relays and filter values), the pooled
+    /// subscription and the task reading it.
+    struct Feed {
+        let key: [String]
+        let subscription: PoolSubscription
+        let reader: Task<Void, Never>
+
+        func close() async {
+            reader.cancel()
+            await subscription.close()
+        }
+    }
+
+    var connections: [String: any NostrRelayConnection] = [:]
+    var giftWraps: Feed?
+    var groupEvents: Feed?
+    /// Set by a handler that queued work; consumed by the loop's next pause.
+    var wakePending = false
+    var waiter: CheckedContinuation<Void, Never>?
+    /// Join requests left undecided while their group had a Commit in flight (PROTOCOL §8.3
+    /// rule 12a): the live subscription does not deliver them again, so the loop retries them
+    /// (at most ``deferredLimit``; a restart re-reads them from the relays anyway).
+    var deferredWraps: [NostrEvent] = []
+    static let deferredLimit = 1024
+    /// A failure that ends the run (the store cannot be written).
+    var failure: InviteKitError?
+}

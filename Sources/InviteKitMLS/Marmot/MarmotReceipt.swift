@@ -1,0 +1,18 @@
+/// What ``MarmotGroup/ingest(event:now:)`` did with one kind-445 event, and what the caller must
+/// save: the group's state (``MarmotGroup/serialized()``) only when ``stateChanged``, its buffer
+/// (``MarmotGroup/buffer``, saved on its own) only when ``bufferChanged``. An event nobody can
+/// open changes neither, or only the buffer.
+public struct MarmotReceipt: Sendable {
+    /// The event's outcome, then those of buffered events it made readable, then evictions.
+    public var outcomes: [MarmotOutcome]
+    /// The serialized group state differs from before the call.
+    public var stateChanged: Bool
+    /// The buffer differs from before the call.
+    public var bufferChanged: Bool
+
+    public init(outcomes: [MarmotOutcome], stateChanged: Bool, bufferChanged: Bool) {
+        self.outcomes = outcomes
+        self.stateChanged = stateChanged
+        self.bufferChanged = bufferChanged
+    }
+}

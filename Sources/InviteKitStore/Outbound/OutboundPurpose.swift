@@ -1,0 +1,24 @@
+/// Why an event is in the outbound queue (`outbound.purpose`, PROTOCOL §11.3): the one list of
+/// names, so the node, the CLI and the tests ask it rather than spell strings.
+public struct OutboundPurpose: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { rawValue = value }
+    public var description: String { rawValue }
+
+    /// A group message (kind 445).
+    public static let message: OutboundPurpose = "message"
+    /// An own Commit (kind 445): its `OK` applies it.
+    public static let commit: OutboundPurpose = "commit"
+    /// A gift-wrapped Welcome, gated on its Commit (MIP-02).
+    public static let welcome: OutboundPurpose = "welcome"
+    /// A gift-wrapped `invite_join_error` (PROTOCOL §8.2).
+    public static let joinError: OutboundPurpose = "join_error"
+    /// A KeyPackage event (kind 30443, MIP-00).
+    public static let keyPackage: OutboundPurpose = "key_package"
+    /// A gift-wrapped join request (PROTOCOL §8).
+    public static let joinRequest: OutboundPurpose = "join_request"
+    /// A member's SelfRemove proposal.
+    public static let leave: OutboundPurpose = "leave"
+}

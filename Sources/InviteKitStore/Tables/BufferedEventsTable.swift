@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+
+/// A group's buffered kind-445 events (PROTOCOL §5.9, §11.3): the engine bounds them; the table
+/// mirrors the engine's buffer, changed by difference so one event costs one row.
+public struct BufferedEventsTable {
+    let db: Database
+
+    /// The group's buffered events' JSON, oldest first.
+    public func all(groupID: String) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT event_json FROM buffered_events WHERE group_id = ? ORDER BY position", arguments: [groupID])
+    }
+
+    /// Makes the stored buffer hold exactly `events` (id, JSON; oldest first): rows not in it go,
+    /// new ones are appended after the newest.
+    public func replace(groupID: String, with events: [(id: String, json: String)]) throws {
+        let stored = Set(try String.fetchAll(db, sql: "SELECT event_id FROM buffered_events WHERE group_id = ?", arguments: [groupID]))
+        let wanted = Set(events.map(\.id))
+        for gone in stored.subtracting(wanted) {
+            try db.execute(sql: "DELETE FROM buffered_events WHERE group_id = ? AND event_id = ?", arguments: [groupID, gone])
+        }
+        var next = (try Int64.fetchOne(db, sql: "SELECT max(position) FROM buffered_events WHERE group_id = ?", arguments: [groupID]) ?? 0) + 1
+        for e in events where !stored.contains(e.id) {
+            try db.execute(sql: "INSERT INTO buffered_events(group_id, event_id, event_json, position) VALUES (?, ?, ?, ?)",
+                           arguments: [groupID, e.id, e.json, next])
+            next += 1
+        }
+    }
+
+    public func count(groupID: String) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM buffered_events WHERE group_id = ?", arguments: [groupID]) ?? 0
+    }
+}

@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+import InviteKit
+import InviteKitStore
+
+/// `invitekit doctor`: a read-only check of a node's home (PROTOCOL §11.1): file modes, whether
+/// the key and the database are both there, the schema version, `PRAGMA integrity_check`, who
+/// holds the lock, and how many deliveries wait for a relay. Exit 0 when nothing is wrong, 1
+/// otherwise. Changes nothing.
+struct DoctorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "doctor", abstract: "Check a node's home (file modes, schema, integrity, lock, queued deliveries); changes nothing.")
+    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try runReportingErrors {
+            let home = StoreHome.resolve(home)
+            var problems: [String] = []
+            var o = JSONOutput()
+            var lines: [String] = []
+            var files: [JSONValue] = []
+            for row in home.fileReport() {
+                let mode = row.mode.map { String($0, radix: 8) } ?? "absent"
+                lines.append("file      \(row.name)  \(mode)\(row.problem.map { "  PROBLEM: \($0)" } ?? "")")
+                if let p = row.problem { problems.append("\(row.name): \(p)") }
+                var f = JSONOutput()
+                f.add("name", row.name)
+                f.add("mode", mode)
+                if let p = row.problem { f.add("problem", p) }
+                files.append(f.value)
+            }
+            o.add("home", home.directory)
+            o.add("files", json: .array(files))
+            let contents: StoreHome.Contents?
+            do { contents = try home.contents() } catch { contents = nil; problems.append(CLIMessages.describe(error)) }
+            if let contents {
+                var detail = contents == .complete ? "identity.key and invitekit.sqlite present" : "no identity (run `invitekit init`)"
+                if contents == .missingDatabase || contents == .missingKey {
+                    do { try home.requireIntact() } catch { detail = CLIMessages.describe(error) }
+                    problems.append(detail)
+                }
+                lines.append("identity  \(detail)")
+                o.add("identity", detail)
+            }
+            if FileManager.default.fileExists(atPath: home.databasePath) {
+                do {
+                    let r = try Store.inspect(path: home.databasePath)
+                    lines.append("schema    v\(r.schemaVersion) (this InviteKit: v\(StoreHome.currentSchemaVersion))")
+                    lines.append("integrity \(r.integrity.joined(separator: "; "))")
+                    lines.append("queued    \(r.queuedDeliveries) deliveries waiting for a relay")
+                    o.add("schema_version", r.schemaVersion)
+                    o.add("integrity", json: .array(r.integrity.map { .string($0) }))
+                    o.add("queued_deliveries", r.queuedDeliveries)
+                    if r.integrity != ["ok"] { problems.append("integrity_check: \(r.integrity.first ?? "?")") }
+                    if r.schemaVersion > StoreHome.currentSchemaVersion { problems.append("schema v\(r.schemaVersion) is newer than this InviteKit") }
+                } catch {
+                    lines.append("database  \(CLIMessages.describe(error))")
+                    problems.append(CLIMessages.describe(error))
+                }
+            }
+            if let lock = HomeLock.holder(path: home.lockPath) {
+                let text = lock.held ? "held by pid \(lock.pid.isEmpty ? "?" : lock.pid) (a node is serving)" : "free"
+                lines.append("lock      \(text)")
+                o.add("lock", text)
+            } else {
+                lines.append("lock      free (no lock file)")
+                o.add("lock", "free")
+            }
+            o.add("problems", json: .array(problems.map { .string($0) }))
+            if json {
+                StdIO.printLine(o.string)
+            } else {
+                lines.insert("home      \(home.directory)", at: 0)
+                lines.append(problems.isEmpty ? "ok" : "\(problems.count) problem(s)")
+                for line in lines { StdIO.printLine(TerminalText.escape(line)) }
+            }
+            if !problems.isEmpty { throw ExitCode(1) }
+        }
+    }
+}

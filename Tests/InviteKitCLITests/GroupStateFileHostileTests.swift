@@ -1,0 +1,195 @@
+import Foundation
+import XCTest
+import InviteKitCrypto
+import InviteKitNostr
+import InviteKitTestSupport
+
+/// `--state FILE` against outsiders, concurrency and failing disks (issue 18, issue 20 row 3;
+/// PROTOCOL.md §5.10.9): junk kind-445 events leave the state bounded, two writers never lose an
+/// update, a failed write leaves the file as it was, and older or newer formats are migrated or
+/// refused, never misread.
+final class GroupStateFileHostileTests: XCTestCase {
+    typealias T = GroupCLITests
+
+    struct Pair {
+        let dir: URL
+        let alice: String
+        let bob: String
+        let groupID: String
+    }
+
+    /// Alice creates a group and adds Bob; both state files at epoch 1.
+    func pair() throws -> Pair {
+        let dir = try CLI.tempDirectory()
+        let alice = dir.appendingPathComponent("alice.group").path, bob = dir.appendingPathComponent("bob.group").path
+        let store = dir.appendingPathComponent("bob-keypackages").path
+        let created = try T.lines(["group", "create", "--state", alice, "--name", "g", "--relay", T.relay], key: T.aliceKey)
+        let kp = try CLI.run(["keypackage", "create", "--relay", T.relay, "--store", store], env: ["INVITEKIT_SECRET_KEY": T.bobKey])
+        XCTAssertEqual(kp.status, 0, kp.err)
+        _ = try T.lines(["group", "add", "--state", alice], stdin: kp.outBytes)
+        let confirmed = try T.lines(["group", "confirm", "--state", alice, "--acked-by", T.relay], key: T.aliceKey)
+        let welcome = try XCTUnwrap(confirmed.first { $0["type"] as? String == "welcome" })
+        let joined = try T.lines(["group", "process", "--state", bob, "--keypackage-store", store], key: T.bobKey, stdin: try T.eventLine(welcome))
+        XCTAssertEqual(joined.first?["type"] as? String, "joined")
+        return Pair(dir: dir, alice: alice, bob: bob, groupID: try XCTUnwrap(created.first?["nostr_group_id"] as? String))
+    }
+
+    /// Signed kind-445 events from outsiders with `contentBytes` of random base64, one per line.
+    func junk(_ count: Int, contentBytes: Int, groupID: String) -> [UInt8] {
+        var out: [UInt8] = []
+        let now = Int64(Date().timeIntervalSince1970)
+        for _ in 0..<count {
+            let content = Base64.encode(SystemRandom().bytes(contentBytes / 4 * 3))
+            let e = TestEvents.note(Secp256k1.PrivateKey(), content, kind: 445, tags: [["h", groupID], ["encoding", "base64"]], createdAt: now)
+            out += e.jsonBytes + [0x0a]
+        }
+        return out
+    }
+
+    func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    func types(_ lines: [[String: Any]]) -> [String: Int] {
+        var out: [String: Int] = [:]
+        for l in lines { out[l["type"] as? String ?? "?", default: 0] += 1 }
+        return out
+    }
+
+    /// 70 junk events of 4 MB and 520 of 64 KB (issue 18's probe) into `group process`: the big
+    /// ones are refused for their size and change nothing; the others wait in the bounded buffer,
+    /// and the next real message reads.
+    func testOutsiderFloodsLeaveTheStateBounded() throws {
+        let p = try pair()
+        defer { try? FileManager.default.removeItem(at: p.dir) }
+        let initial = try bytes(p.bob)
+
+        for _ in 0..<5 {  // 5 × 14 = 70 events of 4 MB; each batch stays under stdin's 64 MiB
+            let out = try T.lines(["group", "process", "--state", p.bob], key: T.bobKey, stdin: junk(14, contentBytes: 4_000_000, groupID: p.groupID))
+            XCTAssertEqual(out.count, 14)
+            XCTAssertTrue(out.allSatisfy { $0["type"] as? String == "rejected" && $0["code"] as? String == "too_large" }, "\(out.prefix(1))")
+        }
+        XCTAssertEqual(try bytes(p.bob), initial, "refused events change nothing")
+
+        var evicted = 0
+        for _ in 0..<2 {  // 520 events of 64 KB
+            let out = try T.lines(["group", "process", "--state", p.bob], key: T.bobKey, stdin: junk(260, contentBytes: 65_536, groupID: p.groupID))
+            let t = types(out)
+            XCTAssertEqual(t["buffered"], 260, "\(t)")
+            evicted += t["evicted"] ?? 0
+        }
+        let size = try bytes(p.bob).count
+        XCTAssertLessThanOrEqual(size, initial.count + 1024 * 1024 + 16 * 1024, "the buffer's bound holds the file")
+        XCTAssertGreaterThanOrEqual(evicted, 520 - 16, "all but what 1 MiB holds were evicted")
+
+        let message = try T.lines(["group", "send", "--state", p.alice, "--content", "after the flood"])
+        let read = try T.lines(["group", "process", "--state", p.bob], key: T.bobKey, stdin: try T.eventLine(message[0]))
+        XCTAssertEqual(read.map { $0["type"] as? String }, ["message"])
+        XCTAssertEqual(read.first?["content"] as? String, "after the flood")
+        XCTAssertLessThanOrEqual(try bytes(p.bob).count, size + 1024, "reading a message does not grow the buffer")
+    }
+
+    /// Two `group send` on one state at once, 20 times: every one of the 40 messages reads at the
+    /// other member (without the lock, one writer's ratchet step was lost and its message refused
+    /// as `generation already used`).
+    func testConcurrentSendsNeverLoseAnUpdate() throws {
+        let p = try pair()
+        defer { try? FileManager.default.removeItem(at: p.dir) }
+        final class Results: @unchecked Sendable {
+            let lock = NSLock()
+            var runs: [CLI.Run] = []
+            func add(_ r: CLI.Run) { lock.lock(); runs.append(r); lock.unlock() }
+        }
+        let results = Results()
+        for round in 0..<20 {
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                if let r = try? CLI.run(["group", "send", "--state", p.alice, "--content", "m\(round)-\(i)"]) { results.add(r) }
+            }
+        }
+        XCTAssertEqual(results.runs.count, 40)
+        var stdin: [UInt8] = []
+        for r in results.runs {
+            XCTAssertEqual(r.status, 0, r.err)
+            stdin += r.outBytes
+        }
+        let events = try stdin.split(separator: 0x0a).map { l -> [UInt8] in
+            let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(l)) as? [String: Any])
+            return try T.eventLine(o)
+        }
+        let read = try T.lines(["group", "process", "--state", p.bob], key: T.bobKey, stdin: events.flatMap { $0 })
+        XCTAssertEqual(types(read), ["message": 40], "\(read.filter { $0["type"] as? String != "message" }.prefix(2))")
+        XCTAssertEqual(Set(read.compactMap { $0["content"] as? String }).count, 40)
+    }
+
+    /// A command that cannot get the lock within `--lock-wait` fails with exit 75 naming the
+    /// lock, and changes nothing; once the lock is free it runs.
+    func testABusyStateFailsWithinTheBoundedWait() throws {
+        let p = try pair()
+        defer { try? FileManager.default.removeItem(at: p.dir) }
+        let before = try bytes(p.alice)
+        let fd = open(p.alice + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        XCTAssertEqual(flock(fd, LOCK_EX), 0)
+        let busy = try CLI.run(["group", "send", "--state", p.alice, "--content", "x", "--lock-wait", "0.2"])
+        XCTAssertEqual(busy.status, 75, busy.err)
+        XCTAssertTrue(busy.err.contains("in use") && busy.err.contains(".lock"), busy.err)
+        XCTAssertEqual(busy.out, "")
+        XCTAssertEqual(try bytes(p.alice), before)
+        close(fd)
+        let free = try CLI.run(["group", "send", "--state", p.alice, "--content", "x", "--lock-wait", "0.2"])
+        XCTAssertEqual(free.status, 0, free.err)
+        for bad in ["nan", "-1", "inf", "601"] {
+            XCTAssertEqual(try CLI.run(["group", "send", "--state", p.alice, "--content", "x", "--lock-wait", bad]).status, 64, bad)
+        }
+    }
+
+    /// A write that fails (the file size limit, as on a full disk) leaves the state byte-identical,
+    /// prints no event and exits non-zero with the reason.
+    func testAFailedWriteLeavesTheStateAsItWas() throws {
+        let p = try pair()
+        defer { try? FileManager.default.removeItem(at: p.dir) }
+        let before = try bytes(p.alice)
+        XCTAssertGreaterThan(before.count, 1024)
+        let script = "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\""
+        let sent = try CLI.exec(URL(fileURLWithPath: "/bin/bash"), ["-c", script, try CLI.binary().path, "group", "send", "--state", p.alice, "--content", "lost?"],
+                                stdin: nil, env: [:])
+        XCTAssertNotEqual(sent.status, 0)
+        XCTAssertTrue(sent.err.contains("cannot write"), sent.err)
+        XCTAssertEqual(sent.out, "", "no event is printed for a state that was not saved")
+        XCTAssertEqual(try bytes(p.alice), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: p.dir.path).filter { $0.hasPrefix(".alice") }, [], "no temporary file left")
+        // And the state still works.
+        let message = try T.lines(["group", "send", "--state", p.alice, "--content", "saved"])
+        let read = try T.lines(["group", "process", "--state", p.bob], key: T.bobKey, stdin: try T.eventLine(message[0]))
+        XCTAssertEqual(read.first?["content"] as? String, "saved")
+    }
+
+    /// Version 1 files (no buffered section) are read and rewritten as version 2; version 3 and a
+    /// version-1 header over version-2 bytes are refused with the file left alone.
+    func testOlderFormatsMigrateAndUnknownOnesAreRefused() throws {
+        let p = try pair()
+        defer { try? FileManager.default.removeItem(at: p.dir) }
+        let v2 = try bytes(p.alice)
+        XCTAssertEqual(Array(v2.prefix(5)), Array("IKGS".utf8) + [2])
+        XCTAssertEqual(Array(v2.suffix(3)), [0x02, 0x01, 0x00], "an empty buffered section ends a version-2 file")
+
+        func write(_ b: [UInt8]) throws {
+            try Data(b).write(to: URL(fileURLWithPath: p.alice))
+            XCTAssertEqual(chmod(p.alice, 0o600), 0)
+        }
+        // Version 1: the same group and pending commit, no buffered section.
+        try write(Array(v2.prefix(4)) + [1] + Array(v2.dropFirst(5).dropLast(3)))
+        let m = try T.lines(["group", "send", "--state", p.alice, "--content", "migrated"])
+        XCTAssertEqual(Array(try bytes(p.alice).prefix(5)), Array("IKGS".utf8) + [2], "saved as version 2")
+        let read = try T.lines(["group", "process", "--state", p.bob], key: T.bobKey, stdin: try T.eventLine(m[0]))
+        XCTAssertEqual(read.first?["content"] as? String, "migrated")
+
+        let current = try bytes(p.alice)
+        for (name, b) in [("version 3", Array(current.prefix(4)) + [3] + Array(current.dropFirst(5))),
+                          ("version 1 over version-2 bytes", Array(current.prefix(4)) + [1] + Array(current.dropFirst(5)))] {
+            try write(b)
+            let r = try CLI.run(["group", "send", "--state", p.alice, "--content", "x"])
+            XCTAssertEqual(r.status, 1, name)
+            XCTAssertTrue(r.err.contains("cannot read the group state"), "\(name): \(r.err)")
+            XCTAssertEqual(try bytes(p.alice), b, "\(name): left alone")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import XCTest
+
+/// A small tmpfs mounted for one test (full-disk and read-only cases), unmounted on deinit.
+/// Mounting needs root (or CAP_SYS_ADMIN); without it the test is skipped with the reason.
+final class TmpfsMount {
+    let path: String
+    private let parent = TemporaryDirectory()
+
+    init(sizeKiB: Int) throws {
+        path = parent.file("mnt")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard geteuid() == 0 else { throw XCTSkip("mounting a tmpfs needs root; this user is uid \(geteuid())") }
+        let status = Self.sh("/bin/mount", ["-t", "tmpfs", "-o", "size=\(sizeKiB)k,mode=0755", "tmpfs", path])
+        guard status == 0 else { throw XCTSkip("mount -t tmpfs failed (exit \(status)): no tmpfs in this sandbox") }
+    }
+
+    /// Remounts read-only (`mount -o remount,ro`).
+    func remountReadOnly() throws {
+        let status = Self.sh("/bin/mount", ["-o", "remount,ro", path])
+        guard status == 0 else { throw XCTSkip("mount -o remount,ro failed (exit \(status))") }
+    }
+
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    @discardableResult
+    static func sh(_ tool: String, _ args: [String]) -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = args
+        p.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        do { try p.run() } catch { return -1 }
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    deinit { Self.sh("/bin/umount", ["-l", path]) }
+}

@@ -1,0 +1,63 @@
+import XCTest
+import Foundation
+import InviteKitTestSupport
+@testable import InviteKit
+
+/// Nobody outside a group can grow, slow or break it through a node (PROTOCOL §5.9): junk
+/// kind-445 events signed by strangers with the group's `h` tag leave the group's stored state
+/// as it was, the buffer bounded, and the next real message readable.
+final class NodeOutsiderTests: XCTestCase {
+    private let homes = NodeHomes()
+
+    override func tearDown() { homes.remove() }
+
+    private func junk(_ count: Int, contentBytes: Int, tag: String) -> [NostrEvent] {
+        let stranger = Secp256k1.PrivateKey(using: SeededRandom(seed: 77))
+        let filler = String(repeating: "A", count: contentBytes)
+        return (0..<count).map { i in TestEvents.note(stranger, "\(i)" + filler, kind: 445, tags: [["h", tag]]) }
+    }
+
+    func testJunkEventsLeaveTheStateAsItWasAndTheBufferBounded() async throws {
+        let ada = try homes.node("ada", seed: 1)
+        var dee: InviteKitNode! = try homes.node("dee", seed: 2)
+        let runners = [ada, dee!].map { n in Task { try await n.run() } }
+        defer { runners.forEach { $0.cancel() } }
+        let group = try await ada.createGroup(name: "club")
+        let invite = try await ada.createInvite(groupID: group.id, singleUse: false, expiresIn: 3600)
+        _ = try await dee.join(invite.url, timeout: .seconds(30))
+        runners.forEach { $0.cancel() }
+        for r in runners { _ = await r.result }
+
+        let stateBefore = try dee.store.read { tx in try tx.groups.get(id: group.id)?.state.count }
+        let epochBefore = try await dee.group(group.id).epoch
+        // 520 events of 64 KB (over the 1 MiB buffer many times) and a few over the size bound.
+        for e in junk(520, contentBytes: 65_000, tag: group.nostrGroupID) + junk(5, contentBytes: 300_000, tag: group.nostrGroupID) {
+            try await dee.handleGroupEvent(e)
+        }
+        // Junk costs no write of its own: the buffer is saved by the run loop's next round.
+        try await dee.saveDirtyBuffers()
+        let (stateAfter, buffered) = try dee.store.read { tx in
+            (try tx.groups.get(id: group.id)?.state.count, try tx.bufferedEvents.all(groupID: group.id))
+        }
+        XCTAssertEqual(stateAfter, stateBefore, "junk never changes the stored group state")
+        XCTAssertLessThanOrEqual(buffered.count, MarmotProfile.bufferedEventLimit)
+        XCTAssertLessThanOrEqual(buffered.reduce(0) { $0 + $1.utf8.count }, MarmotProfile.bufferedByteLimit)
+        XCTAssertGreaterThan(buffered.count, 0, "undecryptable events wait within the bounds")
+        let epochAfter = try await dee.group(group.id).epoch
+        XCTAssertEqual(epochAfter, epochBefore)
+
+        // A real message after the flood is read, and the restarted node keeps the same bounds.
+        let sent = try await ada.sendMessage(text: "still here", groupID: group.id)
+        let event = try XCTUnwrap(try ada.store.read { tx in try tx.outbound.entry(eventID: sent.eventID) }).eventJSON
+        let received = try await dee.handleGroupEvent(try NostrEvent(json: event))
+        XCTAssertEqual(received?.content, "still here")
+
+        // A restart reads the bounded buffer back from its table.
+        await dee.shutdown()
+        dee = nil
+        let restarted = try homes.node("dee", seed: 2, initialize: false)
+        let kept = await restarted.registry[group.id]?.group.buffer
+        XCTAssertEqual(kept?.count, buffered.count)
+        XCTAssertLessThanOrEqual(kept?.byteCount ?? .max, MarmotProfile.bufferedByteLimit)
+    }
+}
