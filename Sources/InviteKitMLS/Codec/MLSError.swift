@@ -87,6 +87,13 @@ public enum MLSErrorCodes {
         case invalidConfirmationTag = "invalid_confirmation_tag"
         /// The sender is not allowed for this message form, or its leaf is outside the tree (RFC 9420 §6).
         case invalidSender = "invalid_sender"
+        /// An event would exceed the configured `maxEventBytes` (PROTOCOL §5.11).
+        case eventTooLarge = "event_too_large"
+        /// A Welcome names ratchet-tree chunk events that were not (all) found (PROTOCOL §5.11).
+        case treeChunksMissing = "tree_chunks_missing"
+        /// A ratchet-tree chunk event is malformed, does not decrypt, or the chunks do not make up
+        /// the tree the GroupInfo names (PROTOCOL §5.11).
+        case treeChunkInvalid = "tree_chunk_invalid"
         /// Stored bytes of a format version this build does not read (PROTOCOL.md §5.10.9).
         case unsupportedVersion = "unsupported_version"
     }

@@ -7,7 +7,8 @@ extension MLSGroupState {
     ///
     /// - Parameter wireFormat: `.privateMessage` (default) or `.publicMessage`.
     public func commit(_ actions: [MLSProposalAction], references: [[UInt8]] = [], wireFormat: WireFormat = .privateMessage,
-                       authenticatedData: [UInt8] = [], rng: RandomSource = SystemRandom()) throws -> MLSPendingCommit {
+                       authenticatedData: [UInt8] = [], welcomeTree: WelcomeTreePolicy = .inline,
+                       rng: RandomSource = SystemRandom()) throws -> MLSPendingCommit {
         guard !isRemoved else { throw MLSError(.notMember, "this member was removed from the group") }
         let me = ownLeaf
         var items: [ProposalOrRef] = []
@@ -66,7 +67,7 @@ extension MLSGroupState {
         var welcome: Welcome?
         if !applied.added.isEmpty {
             welcome = try next.makeWelcome(confirmationTag: tag, joiners: applied.added.map { ($0.keyPackage, pending.pathSecret(forJoiner: $0.leaf)) },
-                                           rng: rng)
+                                           welcomeTree: welcomeTree, rng: rng)
         }
         return MLSPendingCommit(message: framed.tlsSerialized, welcome: welcome.map { MLSMessage(.welcome($0)).tlsSerialized },
                                 welcomeValue: welcome, fromEpoch: epoch, next: next, added: applied.added, removed: applied.removed)
@@ -83,8 +84,9 @@ extension MLSGroupState {
     /// The Welcome for a commit's new members (RFC 9420 §12.4.3.1): a GroupInfo carrying the
     /// `ratchet_tree` extension, signed by this member and sealed with the welcome key, and for
     /// each joiner its GroupSecrets sealed to its init key.
-    func makeWelcome(confirmationTag: [UInt8], joiners: [(KeyPackage, SecureBytes?)], rng: RandomSource) throws -> Welcome {
-        var info = GroupInfo(groupContext: groupContext, extensions: [RatchetTreeExtension.fromTree(tree)],
+    func makeWelcome(confirmationTag: [UInt8], joiners: [(KeyPackage, SecureBytes?)], welcomeTree: WelcomeTreePolicy = .inline,
+                     rng: RandomSource) throws -> Welcome {
+        var info = GroupInfo(groupContext: groupContext, extensions: welcomeGroupInfoExtensions(welcomeTree),
                              confirmationTag: confirmationTag, signer: ownLeaf, signature: [])
         info.sign(with: signatureKey)
         let (key, nonce) = try KeySchedule.welcomeKeyAndNonce(welcomeSecret: epochSecrets.welcomeSecret, suite: cipherSuite)

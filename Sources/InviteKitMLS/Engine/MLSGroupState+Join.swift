@@ -17,6 +17,23 @@ extension MLSGroupState {
     /// conformance vectors only (see ``ConformancePSK``).
     package static func join(welcome: Welcome, keyPackage bundle: KeyPackageBundle, ratchetTree: RatchetTree?,
                      conformancePSKs: [[UInt8]: [UInt8]]) throws -> MLSGroupState {
+        let opening = try openWelcome(welcome, keyPackage: bundle, conformancePSKs: conformancePSKs)
+        if opening.inlineTree == nil, ratchetTree == nil, opening.treeIsOutOfBand {
+            throw MLSError(.treeChunksMissing, "the Welcome's ratchet tree is out of band; fetch its chunk events (PROTOCOL §5.11)")
+        }
+        return try join(opening, ratchetTree: ratchetTree)
+    }
+
+    /// The first half of a join (RFC 9420 §12.4.3.1): finds this KeyPackage's entry, decrypts its
+    /// GroupSecrets and the GroupInfo, and reads how the tree is conveyed. Nothing is consumed; a
+    /// Welcome whose tree is out of band (PROTOCOL §5.11) is completed with
+    /// ``join(_:ratchetTree:)`` once its chunks are in (``MLSWelcomeOpening/openTreeChunks(_:treeLength:)``).
+    public static func openWelcome(_ welcome: Welcome, keyPackage bundle: KeyPackageBundle) throws -> MLSWelcomeOpening {
+        try openWelcome(welcome, keyPackage: bundle, conformancePSKs: [:])
+    }
+
+    static func openWelcome(_ welcome: Welcome, keyPackage bundle: KeyPackageBundle,
+                            conformancePSKs: [[UInt8]: [UInt8]]) throws -> MLSWelcomeOpening {
         let kp = bundle.keyPackage
         let suite = welcome.cipherSuite
         guard suite == kp.cipherSuite else { throw MLSError(.invalidValue, "Welcome cipher suite differs from the KeyPackage's") }
@@ -33,15 +50,37 @@ extension MLSGroupState {
         let pskSecret: SecureBytes? = secrets.psks.isEmpty ? nil
             : try ConformancePSK.pskSecret(secrets.psks, external: conformancePSKs, suite: suite)
 
-        let groupInfo = try openGroupInfo(welcome: welcome, joinerSecret: secrets.joinerSecret, pskSecret: pskSecret)
+        let schedule = try KeySchedule.fromJoinerSecret(secrets.joinerSecret, pskSecret: pskSecret, groupContext: [], suite: suite)
+        let groupInfo = try openGroupInfo(welcome: welcome, welcomeSecret: schedule.welcomeSecret)
         let context = groupInfo.groupContext
         guard context.version == .mls10, context.cipherSuite == suite else {
             throw MLSError(.invalidValue, "GroupContext version or cipher suite differs from the Welcome's")
         }
+        var inlineTree: RatchetTree?
+        if let ext = groupInfo.extension(RatchetTreeExtension.extensionType) {
+            do { inlineTree = try RatchetTree(tlsSerialized: ext.data) } catch { throw MLSError(.invalidTree, "malformed ratchet_tree extension") }
+        }
+        var option: RatchetTreeOption?
+        if let ext = groupInfo.extension(RatchetTreeOption.extensionType) {
+            do { option = try RatchetTreeOption(tlsSerialized: ext.data) } catch { throw MLSError(.invalidWelcome, "malformed RatchetTreeOption") }
+        }
+        return MLSWelcomeOpening(bundle: bundle, secrets: secrets, pskSecret: pskSecret, welcomeSecret: schedule.welcomeSecret,
+                                 groupInfo: groupInfo, inlineTree: inlineTree, treeOption: option)
+    }
+
+    /// The second half of a join: the tree (inline, or `ratchetTree`) validates and hashes to the
+    /// GroupContext's tree hash; the GroupInfo signature (and, for an out-of-band tree, the
+    /// `tree_signature`) verifies under the signer's leaf; this member's leaf is in it; the path
+    /// secret's keys match the tree; the confirmation tag verifies.
+    public static func join(_ opening: MLSWelcomeOpening, ratchetTree: RatchetTree? = nil) throws -> MLSGroupState {
+        let kp = opening.bundle.keyPackage
+        let groupInfo = opening.groupInfo, secrets = opening.secrets, pskSecret = opening.pskSecret
+        let context = groupInfo.groupContext
+        let suite = context.cipherSuite
 
         let tree: RatchetTree
-        if let ext = groupInfo.extension(RatchetTreeExtension.extensionType) {
-            do { tree = try RatchetTree(tlsSerialized: ext.data) } catch { throw MLSError(.invalidTree, "malformed ratchet_tree extension") }
+        if let inline = opening.inlineTree {
+            tree = inline
         } else if let ratchetTree {
             tree = ratchetTree
         } else {
@@ -49,6 +88,13 @@ extension MLSGroupState {
         }
         guard let signerLeaf = tree.leaf(groupInfo.signer) else { throw MLSError(.invalidSender, "GroupInfo signer is not a member") }
         try groupInfo.verifySignature(publicKey: signerLeaf.signatureKey)
+        if opening.inlineTree == nil, case let .outOfBand(signature)? = opening.treeOption {
+            let tbs = RatchetTreeOption.treeTBS(groupID: context.groupID, epoch: context.epoch, treeHash: context.treeHash)
+            guard MLSCrypto.verifyWithLabel(publicKey: signerLeaf.signatureKey, label: RatchetTreeOption.signatureLabel, content: tbs,
+                                            signature: signature) else {
+                throw MLSError(.invalidSignature, "tree_signature does not verify")
+            }
+        }
         try tree.validate(suite: suite, groupID: context.groupID, expectedTreeHash: context.treeHash)
 
         guard let own = tree.occupiedLeaves.first(where: { tree.leaf($0) == kp.leafNode }) else {
@@ -68,7 +114,7 @@ extension MLSGroupState {
             }
         }
 
-        var privateTree = TreePrivateState(leafIndex: own, leafKey: bundle.encryptionPrivateKey)
+        var privateTree = TreePrivateState(leafIndex: own, leafKey: opening.bundle.encryptionPrivateKey)
         if let pathSecret = secrets.pathSecret {
             try privateTree.applyWelcomePathSecret(pathSecret.secret, committer: groupInfo.signer, tree: tree)
         }
@@ -78,16 +124,21 @@ extension MLSGroupState {
         try verifyConfirmationTag(groupInfo.confirmationTag, key: epochSecrets.confirmationKey, confirmed: context.confirmedTranscriptHash)
         let interim = TranscriptHashes.interim(confirmed: context.confirmedTranscriptHash, confirmationTag: groupInfo.confirmationTag)
         let secretTree = try SecretTree(encryptionSecret: epochSecrets.encryptionSecret, leafCount: tree.leafCount, suite: suite)
-        return MLSGroupState(groupContext: context, tree: tree, signatureKey: bundle.signaturePrivateKey,
+        return MLSGroupState(groupContext: context, tree: tree, signatureKey: opening.bundle.signaturePrivateKey,
                              privateTree: privateTree, epochSecrets: epochSecrets, interimTranscriptHash: interim, secretTree: secretTree,
                              retainedEpochs: [], proposalCache: [])
     }
 
     /// Decrypts a Welcome's GroupInfo with `welcome_key`/`welcome_nonce` (RFC 9420 §12.4.3.1).
     package static func openGroupInfo(welcome: Welcome, joinerSecret: SecureBytes, pskSecret: SecureBytes? = nil) throws -> GroupInfo {
+        let schedule = try KeySchedule.fromJoinerSecret(joinerSecret, pskSecret: pskSecret, groupContext: [], suite: welcome.cipherSuite)
+        return try openGroupInfo(welcome: welcome, welcomeSecret: schedule.welcomeSecret)
+    }
+
+    /// As ``openGroupInfo(welcome:joinerSecret:pskSecret:)`` from the `welcome_secret`.
+    package static func openGroupInfo(welcome: Welcome, welcomeSecret: SecureBytes) throws -> GroupInfo {
         let suite = welcome.cipherSuite
-        let schedule = try KeySchedule.fromJoinerSecret(joinerSecret, pskSecret: pskSecret, groupContext: [], suite: suite)
-        let (key, nonce) = try KeySchedule.welcomeKeyAndNonce(welcomeSecret: schedule.welcomeSecret, suite: suite)
+        let (key, nonce) = try KeySchedule.welcomeKeyAndNonce(welcomeSecret: welcomeSecret, suite: suite)
         let aead = try suite.hpke().aead
         var plain = try aead.open(welcome.encryptedGroupInfo, key: key, nonce: nonce.exportBytes(), aad: [])
         defer { zeroize(&plain) }

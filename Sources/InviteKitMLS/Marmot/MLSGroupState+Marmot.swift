@@ -44,7 +44,8 @@ extension MLSGroupState: MarmotEngine {
             actions.append(.groupContextExtensions(exts))
         }
         let references = request.includeSelfRemoves ? pendingSelfRemoves.map(\.reference) : []
-        let pending = try commit(actions, references: references, wireFormat: .privateMessage, authenticatedData: [], rng: rng)
+        let pending = try commit(actions, references: references, wireFormat: .privateMessage, authenticatedData: [],
+                                 welcomeTree: request.welcomeTree, rng: rng)
         return (pending, pending.message, pending.welcome)
     }
 

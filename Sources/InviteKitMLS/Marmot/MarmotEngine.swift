@@ -62,12 +62,17 @@ public struct MarmotCommitRequest: Sendable {
     public var groupData: MarmotGroupData?
     /// Include the SelfRemove proposals received this epoch by reference.
     public var includeSelfRemoves: Bool
+    /// How the Welcome conveys the ratchet tree (PROTOCOL §5.11); engines without out-of-band
+    /// trees ignore it.
+    public var welcomeTree: WelcomeTreePolicy
 
-    public init(adds: [KeyPackage] = [], removes: [[UInt8]] = [], groupData: MarmotGroupData? = nil, includeSelfRemoves: Bool = false) {
+    public init(adds: [KeyPackage] = [], removes: [[UInt8]] = [], groupData: MarmotGroupData? = nil, includeSelfRemoves: Bool = false,
+                welcomeTree: WelcomeTreePolicy = .inline) {
         self.adds = adds
         self.removes = removes
         self.groupData = groupData
         self.includeSelfRemoves = includeSelfRemoves
+        self.welcomeTree = welcomeTree
     }
 
     /// A pure self-update: a commit with a path and no proposal.

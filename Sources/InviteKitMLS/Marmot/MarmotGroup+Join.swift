@@ -32,3 +32,56 @@ extension MarmotGroup {
         return MarmotGroup(state: state, groupData: data)
     }
 }
+
+extension MarmotGroup where Engine == MLSGroupState {
+    /// The first step of a join that may need the ratchet tree's chunk events (PROTOCOL §5.11):
+    /// reads the rumor, finds the stored KeyPackage and opens the Welcome. When
+    /// ``MarmotWelcomeJoin/treeChunks`` is set, fetch those events (from the Welcome's relays,
+    /// then one's own) and pass them to ``join(_:treeChunkEvents:store:)``. Nothing is consumed.
+    public static func openWelcome(gift: UnwrappedGift, recipient: Secp256k1.PrivateKey, store: KeyPackageStore) throws -> MarmotWelcomeJoin {
+        let parsed: MarmotWelcomeRumor.Parsed
+        do { parsed = try MarmotWelcomeRumor.parse(gift.rumor) } catch let e as MLSError where e.code == .treeChunkInvalid { throw e } catch {
+            throw MLSError(.invalidWelcome, "\(error)")
+        }
+        guard gift.rumor.pubkey == gift.sender.hex else { throw MLSError(.invalidWelcome, "rumor author is not the wrap's sender") }
+        let welcome = try MLSGroupState.welcome(parsed.welcomeMessage)
+        var found: (ref: [UInt8], bundle: KeyPackageBundle)?
+        for entry in welcome.secrets {
+            if let b = try store.bundle(reference: entry.newMember) { found = (entry.newMember, b); break }
+        }
+        guard let found else { throw MLSError(.notFound, "no stored KeyPackage for this Welcome") }
+        guard found.bundle.keyPackage.leafNode.credential.identity == recipient.publicKey.rawRepresentation else {
+            throw MLSError(.invalidWelcome, "Welcome is for another identity")
+        }
+        let opening = try MLSGroupState.openWelcome(welcome, keyPackage: found.bundle)
+        switch (opening.treeIsOutOfBand, parsed.treeChunks) {
+        case (true, nil):
+            throw MLSError(.treeChunksMissing, "the Welcome's tree is out of band but the rumor names no tree_chunks")
+        case (false, _?):
+            throw MLSError(.treeChunkInvalid, "the rumor names tree chunks for a Welcome without an out-of-band tree")
+        case let (true, reference?) where reference.treeHash != opening.treeHash:
+            throw MLSError(.treeChunkInvalid, "the tree_chunks tag names another tree than the GroupInfo")
+        default:
+            break
+        }
+        return MarmotWelcomeJoin(parsed: parsed, sender: gift.sender.rawRepresentation, reference: found.ref, opening: opening)
+    }
+
+    /// Completes ``openWelcome(gift:recipient:store:)``: reassembles the tree from
+    /// `treeChunkEvents` when the Welcome's tree is out of band (extra events are ignored), joins,
+    /// checks the sender is an admin, and only then consumes the KeyPackage. Missing chunks are
+    /// `tree_chunks_missing`; chunks that do not decrypt or make up another tree are
+    /// `tree_chunk_invalid` or `tree_hash_mismatch`. On any error the KeyPackage stays usable.
+    public static func join(_ opened: MarmotWelcomeJoin, treeChunkEvents: [NostrEvent] = [], store: KeyPackageStore) throws -> MarmotGroup {
+        var tree: RatchetTree?
+        if let reference = opened.treeChunks {
+            let sealed = try RatchetTreeChunks.sealedChunks(treeChunkEvents, for: reference)
+            tree = try opened.opening.openTreeChunks(sealed, treeLength: reference.treeLength)
+        }
+        let state = try MLSGroupState.join(opened.opening, ratchetTree: tree)
+        let data = try MarmotGroupData(extensions: state.groupContextExtensions)
+        guard data.isAdmin(opened.sender) else { throw MLSError(.invalidWelcome, "Welcome was not sent by an admin of the group") }
+        try store.consume(reference: opened.reference)
+        return MarmotGroup(state: state, groupData: data)
+    }
+}

@@ -21,20 +21,24 @@ public enum MarmotWelcomeRumor {
         public let relays: [String]
         /// The `client` tag, when present.
         public let client: String?
+        /// The `tree_chunks` tag: the Welcome's ratchet tree is out of band (PROTOCOL §5.11).
+        public let treeChunks: RatchetTreeChunks.Reference?
     }
 
     /// Builds the rumor for one new member. Refuses an empty relay list or a `welcomeMessage` that is
-    /// not an MLSMessage Welcome, since MDK refuses both on receipt.
+    /// not an MLSMessage Welcome, since MDK refuses both on receipt. `treeChunks` adds the
+    /// `tree_chunks` tag last, for a Welcome whose tree is out of band (PROTOCOL §5.11).
     public static func make(welcomeMessage: [UInt8], keyPackageEventID: String, relays: [String],
                             committer: Secp256k1.XOnlyPublicKey, createdAt: Int64 = UnixTime.now(),
-                            client: String = KeyPackageEvent.clientName) throws -> NostrEvent {
+                            client: String = KeyPackageEvent.clientName, treeChunks: RatchetTreeChunks.Reference? = nil) throws -> NostrEvent {
         try checkWelcomeMessage(welcomeMessage)
         try KeyPackageEvent.checkRelays(relays)
         guard keyPackageEventID.utf8.count == 64, Hex.decode(keyPackageEventID, count: 32) != nil else {
             throw MLSError(.invalidValue, "KeyPackage event id must be 64 hex characters")
         }
         guard !client.isEmpty else { throw MLSError(.invalidValue, "client tag must not be empty") }
-        let tags = [["relays"] + relays, ["e", keyPackageEventID], ["client", client], ["encoding", "base64"]]
+        var tags = [["relays"] + relays, ["e", keyPackageEventID], ["client", client], ["encoding", "base64"]]
+        if let treeChunks { tags.append(treeChunks.tag) }
         return EventTemplate(kind: kind, content: Base64.encode(welcomeMessage), tags: tags, createdAt: createdAt).rumor(pubkey: committer)
     }
 
@@ -50,6 +54,7 @@ public enum MarmotWelcomeRumor {
         var eventID: String?
         var client: String?
         var encoding = false
+        var treeChunks: RatchetTreeChunks.Reference?
         for tag in rumor.tags {
             switch tag.first {
             case "relays" where tag.count > 1:
@@ -64,6 +69,9 @@ public enum MarmotWelcomeRumor {
             case "encoding":
                 guard tag.count > 1, tag[1] == "base64" else { throw MLSError(.invalidEvent, "encoding must be base64") }
                 encoding = true
+            case "tree_chunks":
+                guard treeChunks == nil else { throw MLSError(.treeChunkInvalid, "two tree_chunks tags") }
+                treeChunks = try RatchetTreeChunks.Reference(tag: tag)
             default:
                 break
             }
@@ -73,7 +81,7 @@ public enum MarmotWelcomeRumor {
         guard encoding else { throw MLSError(.invalidEvent, "Welcome rumor has no encoding tag") }
         guard let message = Base64.decode(rumor.content) else { throw MLSError(.invalidEvent, "Welcome content is not padded base64") }
         try checkWelcomeMessage(message)
-        return Parsed(welcomeMessage: message, keyPackageEventID: eventID, relays: relays, client: client)
+        return Parsed(welcomeMessage: message, keyPackageEventID: eventID, relays: relays, client: client, treeChunks: treeChunks)
     }
 
     /// The first four bytes of an MLSMessage Welcome: `version = mls10`, `wire_format = mls_welcome`.

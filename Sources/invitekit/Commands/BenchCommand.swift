@@ -99,6 +99,7 @@ struct BenchCommand: AsyncParsableCommand {
             StdIO.printLine(r.name.padding(toLength: 28, withPad: " ", startingAt: 0) + String(format: " %10.2f %11.0f ", r.microsPerOp, r.opsPerSecond) + mbs + "   " + ratio + String(format: "   %8d (+%d)", r.peakRSSKiB, r.peakGrowthKiB))
         }
         for s in GroupScaleBenchmarks.sizes { StdIO.printLine(s.name.padding(toLength: 28, withPad: " ", startingAt: 0) + " \(s.bytes) bytes") }
+        for r in LargeGroupBenchmarks.rows { StdIO.printLine(r.name.padding(toLength: 44, withPad: " ", startingAt: 0) + " \(r.value) \(r.unit)") }
     }
 
     func printJSON(_ results: [BenchResult]) {
@@ -118,6 +119,11 @@ struct BenchCommand: AsyncParsableCommand {
             o.add("name", s.name)
             o.add("bytes", s.bytes)
             return o.string
+        } + LargeGroupBenchmarks.rows.map { r in
+            var o = JSONOutput()
+            o.add("name", r.name)
+            o.add(r.unit, r.value)
+            return o.string
         }
         StdIO.printLine("[" + items.joined(separator: ",\n ") + "]")
     }
@@ -126,6 +132,6 @@ struct BenchCommand: AsyncParsableCommand {
 /// Every layer's benchmark cases.
 enum BenchRegistry {
     static func cases() throws -> [BenchCase] {
-        try NostrBenchmarks.cases() + InviteBenchmarks.cases() + MLSBenchmarks.cases() + GroupScaleBenchmarks.cases()
+        try NostrBenchmarks.cases() + InviteBenchmarks.cases() + MLSBenchmarks.cases() + GroupScaleBenchmarks.cases() + LargeGroupBenchmarks.cases()
     }
 }
