@@ -78,7 +78,7 @@ struct TreeFixture {
         tree = pending.tree
         epoch += 1
         try tree.validate(suite: Self.suite, groupID: Self.groupID)
-        XCTAssertEqual(tree.treeHashes(), tree.computeTreeHashes().array, "cached tree hashes went stale", file: file, line: line)
+        XCTAssertEqual(tree.treeHashes(), tree.computeTreeHashes(), "cached tree hashes went stale", file: file, line: line)
         return pending.commitSecret.exportBytes()
     }
 }

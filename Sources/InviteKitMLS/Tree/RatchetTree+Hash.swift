@@ -7,12 +7,12 @@ extension RatchetTree {
     public var treeHash: [UInt8] { hashes[Int(root)] }
 
     /// The tree hash of every node, by node index (RFC 9420 §7.8).
-    public func treeHashes() -> [[UInt8]] { hashes.array }
+    public func treeHashes() -> [[UInt8]] { hashes }
 
-    package func computeTreeHashes() -> ChunkedArray<[UInt8]> {
+    package func computeTreeHashes() -> [[UInt8]] {
         var out = [[UInt8]](repeating: [], count: storage.count)
         fillTreeHash(root, into: &out)
-        return ChunkedArray(out)
+        return out
     }
 
     func fillTreeHash(_ x: UInt32, into out: inout [[UInt8]]) {

@@ -7,26 +7,25 @@ public struct RatchetTree: Hashable, Sendable {
     /// Every node, `nil` when blank. `nodes.count == 2 * leafCount - 1`. Setting it recomputes
     /// every tree hash; the tree's own mutations write `storage` and rehash only what changed.
     public internal(set) var nodes: [Node?] {
-        get { storage.array }
+        get { storage }
         set {
-            storage = ChunkedArray(newValue)
+            storage = newValue
             hashes = computeTreeHashes()
         }
     }
-    /// The nodes, written without rehashing by mutations that rehash the paths they touch. In
-    /// chunks, so that changing a path of a tree shared with another state copies a few chunks.
-    var storage: ChunkedArray<Node?>
+    /// The nodes, written without rehashing by mutations that rehash the paths they touch.
+    var storage: [Node?]
     /// The tree hash of every node (RFC 9420 §7.8), kept current by each mutation so that a commit
     /// rehashes only the paths it touches.
-    var hashes = ChunkedArray<[UInt8]>()
+    var hashes: [[UInt8]] = []
 
     /// A one-member tree.
     public init(firstLeaf: LeafNode) {
-        storage = ChunkedArray([.leaf(firstLeaf)])
+        storage = [.leaf(firstLeaf)]
         hashes = computeTreeHashes()
     }
 
-    public static func == (a: RatchetTree, b: RatchetTree) -> Bool { a.storage == b.storage }
+    public static func == (a: RatchetTree, b: RatchetTree) -> Bool { a.nodes == b.nodes }
     public func hash(into h: inout Hasher) { h.combine(storage) }
 
     /// Builds from an array in RFC 9420 Appendix C order; trailing blanks may be omitted.
@@ -45,7 +44,7 @@ public struct RatchetTree: Hashable, Sendable {
             case nil: break
             }
         }
-        storage = ChunkedArray(given + Array(repeating: nil, count: Int(TreeMath.nodeWidth(leafCount: leafCount)) - given.count))
+        storage = given + Array(repeating: nil, count: Int(TreeMath.nodeWidth(leafCount: leafCount)) - given.count)
         hashes = computeTreeHashes()
     }
 
