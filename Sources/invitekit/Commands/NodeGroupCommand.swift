@@ -46,7 +46,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
         @OptionGroup var options: HomeOptions
 
         func run() async throws {
-            try await runReportingErrors {
+            try runReportingErrors {
                 let rows = try NodeOutput.readStore(try options.intact()) { tx in try tx.groups.all() }
                 for g in rows {
                     NodeOutput.emit(options.json, ["group": g.id, "nostr_group_id": g.nostrGroupID, "name": g.name ?? "", "epoch": "\(g.epoch)"],
@@ -62,7 +62,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
         @Option(help: "The group id.") var group: String
 
         func run() async throws {
-            try await runReportingErrors {
+            try runReportingErrors {
                 // The stored state is current after every transaction, so no lock is needed.
                 let (members, epoch) = try InviteKitNode.storedMembers(home: try options.intact(), group: group)
                 for m in members {

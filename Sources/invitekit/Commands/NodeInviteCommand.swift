@@ -59,7 +59,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
         @Option(help: "The group id.") var group: String
 
         func run() async throws {
-            try await runReportingErrors {
+            try runReportingErrors {
                 let home = try options.intact()
                 let waiting = try InviteKitNode.storedApprovals(home: home, group: group)
                 if waiting.isEmpty && !options.json { StdIO.printError("no join requests waiting") }
