@@ -16,6 +16,14 @@ import FuzzSupport
 // still opens its group list (nothing half-written broke the store).
 // The lead reshapes the node API; only `handle(_:)` below calls it.
 
+/// Fixed, non-zero bytes: the wrap's one-time key must be a valid scalar (ZeroRandom would spin
+/// in key generation), and a replayed input must build the same wrap.
+struct FixedRandom: RandomSource {
+    func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+        for i in 0..<buffer.count { buffer[i] = UInt8(truncatingIfNeeded: i &* 31 &+ 7) }
+    }
+}
+
 final class Box<T>: @unchecked Sendable { var value: T?; init() {} }
 
 /// Runs `body` on the node's executor and waits (libFuzzer calls in synchronously).
@@ -64,7 +72,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard let kind = rest.first else { return 0 }
         let content = String(decoding: rest.dropFirst(), as: UTF8.self)
         guard let wrap = try? GiftWrap.wrap(template: EventTemplate(kind: Int(kind), content: content, tags: [], createdAt: 1_700_000_000),
-                                            from: FixedKeys.author, to: FixedKeys.recipient.publicKey, now: 1_700_000_000, using: ZeroRandom())
+                                            from: FixedKeys.author, to: FixedKeys.recipient.publicKey, now: 1_700_000_000, using: FixedRandom())
         else { return 0 }
         handle(wrap, giftWrap: true)
     }
