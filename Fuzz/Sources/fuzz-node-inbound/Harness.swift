@@ -76,7 +76,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         else { return 0 }
         handle(wrap, giftWrap: true)
     }
-    let groups = try? blocking { try await node.subscribedGroupTags() }
+    let groups = try? blocking { try await node.groups().map(\.nostrGroupID) }
     invariant(groups?.contains(groupTag) == true, "the hosted group is gone from the store after an input")
     return 0
 }
