@@ -17,7 +17,7 @@ extension InviteKitError {
                                   underlyingCode: e.code.rawValue)
         case let e as MLSError: return InviteKitError(map(mls: e.code), underlyingCode: e.code.rawValue)
         case let e as RelayError: return InviteKitError(map(relay: e.code), underlyingCode: e.code.rawValue)
-        case let e as StoreError: return InviteKitError(map(store: e.code), underlyingCode: e.code.rawValue)
+        case let e as StoreError: return InviteKitError(map(store: e.code), underlyingCode: e.code.rawValue, context: e.detail.isEmpty ? nil : e.detail)
         case let e as ContentTypeError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)  // and sealed messages
         default: return InviteKitError(.unknown)
         }

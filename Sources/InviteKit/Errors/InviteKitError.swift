@@ -51,10 +51,14 @@ public struct InviteKitError: Error, Hashable, Sendable, CustomStringConvertible
     public let code: Code
     /// The layer error's stable code (e.g. `nip44_invalid_mac`), for logs and support.
     public let underlyingCode: String?
+    /// The layer's own words for a local failure (the store's: "the home is read-only …"), for
+    /// the person running this device; never shown for what a peer sent, never secret.
+    public let context: String?
 
-    public init(_ code: Code, underlyingCode: String? = nil) {
+    public init(_ code: Code, underlyingCode: String? = nil, context: String? = nil) {
         self.code = code
         self.underlyingCode = underlyingCode
+        self.context = context
     }
 
     public var title: String { code.title }

@@ -13,7 +13,8 @@ struct GroupCommand: ParsableCommand {
     struct StateOption: ParsableArguments {
         @Option(name: .customLong("state"), help: ArgumentHelp("Group state file (created 0600, replaced atomically).", valueName: "file"))
         var path: String
-        @Option(name: .customLong("lock-wait"), help: ArgumentHelp("Seconds to wait for another command holding the state's lock (0...600).", valueName: "seconds"))
+        @Option(name: .customLong("lock-wait"), help: ArgumentHelp("Seconds to wait for another command holding the state's lock (0...600).", valueName: "seconds"),
+                transform: NumericOption.seconds(0...600))
         var lockWait: Double = GroupStateFile.defaultLockWait
 
         func validate() throws {
