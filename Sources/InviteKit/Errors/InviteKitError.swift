@@ -118,7 +118,7 @@ extension InviteKitError.Code {
         case .storeLocked: return "Another process is using this home"
         case .storeCorrupt: return "Local storage is damaged"
         case .storeFull: return "The disk is full"
-        case .homeUnavailable: return "This home has no usable identity"
+        case .homeUnavailable: return "This home cannot be used"
         case .alreadyRunning: return "The node is already running"
         case .timedOut: return "No answer in time"
         case .unknown: return "Something went wrong"
