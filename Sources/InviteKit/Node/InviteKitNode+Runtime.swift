@@ -192,7 +192,7 @@ extension InviteKitNode {
 
     /// Decides again the requests that waited for their group's Commit; keeps those still waiting.
     private func retryDeferredWraps() throws {
-        guard let waiting = runtime?.deferredWraps, !waiting.isEmpty, pendingCommits.isEmpty || !busyGroups.isEmpty else { return }
+        guard let waiting = runtime?.deferredWraps, !waiting.isEmpty else { return }
         var still: [NostrEvent] = []
         for wrap in waiting {
             if case .ignored(.commitPending)? = try handleGiftWrap(wrap) { still.append(wrap) } else { wake() }

@@ -36,18 +36,8 @@ extension MarmotGroup where Engine == MLSGroupState {
     /// The commit, Welcome tree policy from `budget`, without the size check on its event.
     func uncheckedCommit(adding keyPackages: [ValidatedKeyPackage], removing: [[UInt8]], groupData newData: MarmotGroupData?,
                          includeSelfRemoves: Bool, budget: EventBudget, now: Int64, rng: RandomSource) throws -> MarmotPendingCommit<MLSGroupState> {
-        guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
-        let request = MarmotCommitRequest(adds: keyPackages.map(\.keyPackage), removes: removing, groupData: newData,
-                                          includeSelfRemoves: includeSelfRemoves, welcomeTree: welcomeTreePolicy(budget: budget, now: now))
-        let selfRemovesOnly = includeSelfRemoves && keyPackages.isEmpty && removing.isEmpty && newData == nil
-        guard isAdmin || request.isSelfUpdate || selfRemovesOnly else {
-            throw MLSError(.notAdmin, "only admins commit anything but a self-update")
-        }
-        if let newData { try newData.validate() }
-        let (pending, message, welcome) = try state.makeCommit(request, rng: rng)
-        let event = try MarmotGroupEvent.make(mlsMessage: message, nostrGroupID: nostrGroupID, key: currentKey(), createdAt: now, rng: rng)
-        return MarmotPendingCommit(event: event, fromEpoch: state.epoch, pending: pending, welcome: welcome,
-                                   keyPackageEvents: keyPackages.map(\.event))
+        try commit(adding: keyPackages, removing: removing, groupData: newData, includeSelfRemoves: includeSelfRemoves,
+                   welcomeTree: welcomeTreePolicy(budget: budget, now: now), now: now, rng: rng)
     }
 
     /// The "commit published" step for large groups: applies the commit (as

@@ -90,9 +90,18 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
     public func commit(adding keyPackages: [ValidatedKeyPackage] = [], removing: [[UInt8]] = [], groupData newData: MarmotGroupData? = nil,
                        includeSelfRemoves: Bool = false, now: Int64 = UnixTime.now(),
                        rng: RandomSource = SystemRandom()) throws -> MarmotPendingCommit<Engine> {
+        try commit(adding: keyPackages, removing: removing, groupData: newData, includeSelfRemoves: includeSelfRemoves,
+                   welcomeTree: .inline, now: now, rng: rng)
+    }
+
+    /// The one commit builder: who may commit what (MIP-03), then the engine's commit and its
+    /// kind-445 event. `welcomeTree` says how the Welcome carries the tree (PROTOCOL §5.11).
+    func commit(adding keyPackages: [ValidatedKeyPackage], removing: [[UInt8]], groupData newData: MarmotGroupData?,
+                includeSelfRemoves: Bool, welcomeTree: WelcomeTreePolicy, now: Int64,
+                rng: RandomSource) throws -> MarmotPendingCommit<Engine> {
         guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
         let request = MarmotCommitRequest(adds: keyPackages.map(\.keyPackage), removes: removing, groupData: newData,
-                                          includeSelfRemoves: includeSelfRemoves)
+                                          includeSelfRemoves: includeSelfRemoves, welcomeTree: welcomeTree)
         let selfRemovesOnly = includeSelfRemoves && keyPackages.isEmpty && removing.isEmpty && newData == nil
         guard isAdmin || request.isSelfUpdate || selfRemovesOnly else {
             throw MLSError(.notAdmin, "only admins commit anything but a self-update")
