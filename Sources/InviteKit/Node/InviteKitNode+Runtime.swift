@@ -107,8 +107,10 @@ extension InviteKitNode {
     /// its groups' relays (a Welcome comes to the group's relays); kind 445 for every group it
     /// was not removed from, on those groups' relays.
     func feedPlan() throws -> (giftRelays: [String], groupRelays: [String], tags: [String]) {
-        let (defaults, joins, groups) = try store.read { tx in (try tx.identity.relays(), try tx.pendingJoins.active(), try tx.groups.all()) }
-        let live = groups.filter { $0.removedAt == nil }
+        // Groups from the registry (it mirrors their rows); only relays and joins are read.
+        let (defaults, joins) = try store.read { tx in (try tx.identity.relays(), try tx.pendingJoins.active()) }
+        let groups = Array(registry.values)
+        let live = groups.filter { !$0.removed }
         let gift = Set(defaults + joins.flatMap(\.relays) + groups.flatMap(\.relays)).sorted()
         return (gift, Set(live.flatMap(\.relays)).sorted(), live.map(\.nostrGroupID).sorted())
     }
