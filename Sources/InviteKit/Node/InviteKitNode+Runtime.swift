@@ -157,8 +157,16 @@ extension InviteKitNode {
                     break
                 }
             }
+            // Ended without being closed by the node (the connection was closed under it): the
+            // next round opens the feed again, so the node never stays deaf.
+            if !Task.isCancelled { await self?.feedEnded(key) }
         }
         return NodeRuntimeState.Feed(key: key, subscription: subscription, reader: reader)
+    }
+
+    private func feedEnded(_ key: [String]) {
+        if runtime?.giftWraps?.key == key { runtime?.giftWraps = nil }
+        if runtime?.groupEvents?.key == key { runtime?.groupEvents = nil }
     }
 
     /// The run's connection to `url`, opened on first use.

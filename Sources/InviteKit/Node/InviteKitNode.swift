@@ -35,6 +35,9 @@ public actor InviteKitNode {
     /// Own Commits waiting for a relay's `OK`, by Commit event id (mirrors the waiting
     /// `pending_commits` rows).
     var pendingCommits: [String: NodePendingCommit] = [:]
+    /// Welcome wraps whose ratchet-tree chunks are being fetched (PROTOCOL §5.11): a wrap a relay
+    /// sends again meanwhile starts no second fetch.
+    var treeChunkFetches: Set<String> = []
     /// Every group this node hosts or joined, by private group id: the one registry. An entry
     /// changes only after the transaction that stored its new state committed.
     var registry: [String: NodeGroupEntry] = [:]
@@ -122,7 +125,7 @@ public actor InviteKitNode {
         self.keyPackages = StoreKeyPackageStore(store: store, clock: clock)
         let tags = TransactionConsumedTagStore(store: store, clock: clock)
         self.consumedTags = tags
-        self.processor = JoinRequestProcessor(inviter: key, consumedTags: tags, clock: clock, rng: rng)
+        self.processor = JoinRequestProcessor(inviter: key, consumedTags: tags, clock: clock, rng: rng, budget: configuration.eventBudget)
         for row in try store.read({ tx in try tx.groups.all() }) {
             var group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
             // A state of an older format carried its buffered events: they move to the table
@@ -235,8 +238,7 @@ public actor InviteKitNode {
             var groupID: String?
             switch decision {
             case .rejected(let reply, _):
-                try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: .joinError,
-                                        relays: replyRelays, now: now)
+                try enqueue(reply, purpose: .joinError, relays: replyRelays, in: tx, now: now)
             case .accepted(let pending):
                 groupID = pending.conversationID
                 try queue(.join(pending), requestID: gift.rumor.id, relays: hostedGroup(pending.conversationID)?.relays ?? replyRelays,
@@ -358,8 +360,7 @@ public actor InviteKitNode {
                 if case .join(let join)? = pendingCommits[eventID], let requestID = waiting.requestID {
                     try tx.consumedTags.release(requestID: requestID)
                     if let reply = processor.refusal(of: join, reason: "no relay stored the group's commit") {
-                        try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: .joinError,
-                                                relays: try tx.identity.relays(), now: now)
+                        try enqueue(reply, purpose: .joinError, relays: try tx.identity.relays(), in: tx, now: now)
                     }
                 }
                 // An approved Whistle request whose Commit nobody took can be approved again.

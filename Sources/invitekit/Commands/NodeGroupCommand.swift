@@ -144,19 +144,23 @@ struct NodeGroupCommand: AsyncParsableCommand {
         @OptionGroup var home: HomeOptions
         @Option(help: "The group id.") var group: String
         @Option(help: "Give up waiting for the relay after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 30
+        @Option(help: "Largest event to publish, in bytes (PROTOCOL §5.11); a running serve uses its own.",
+                transform: NumericOption.integer(NumericOption.maxEventBytes)) var maxEventBytes: Int = EventBudget.defaultMaxEventBytes
+        var budget: EventBudget { get throws { try EventBudget(maxEventBytes: maxEventBytes) } }
     }
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
-            abstract: "Add a user by npub (admins only): fetch their KeyPackage from the group's relays, commit, and send the Welcome after a relay's OK.")
+            abstract: "Add users by npub (admins only): fetch their KeyPackages from the group's relays, commit (in as many Commits as --max-event-bytes needs), and send each Welcome after a relay's OK.")
         @OptionGroup var change: ChangeOptions
-        @Option(help: "The user's npub1… or hex key.") var member: String
+        @Option(help: "A user's npub1… or hex key; repeat the option to add several.") var member: [String]
 
         func run() async throws {
             try await runReportingErrors {
-                _ = try NostrKeys.parsePublicKey(member)
-                try await NodeGroupCommand.commit(.add(group: change.group, member: member), options: change.home, timeout: change.timeout)
+                guard !member.isEmpty else { throw ValidationError("at least one --member is required") }
+                for m in member { _ = try NostrKeys.parsePublicKey(m) }
+                try await NodeGroupCommand.commit(.add(group: change.group, member: member.joined(separator: ",")), options: change.home, timeout: change.timeout, budget: try change.budget)
             }
         }
     }
@@ -170,7 +174,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 _ = try NostrKeys.parsePublicKey(member)
-                try await NodeGroupCommand.commit(.remove(group: change.group, member: member), options: change.home, timeout: change.timeout)
+                try await NodeGroupCommand.commit(.remove(group: change.group, member: member), options: change.home, timeout: change.timeout, budget: try change.budget)
             }
         }
     }
@@ -207,7 +211,7 @@ struct NodeGroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                try await NodeGroupCommand.commit(.update(group: change.group), options: change.home, timeout: change.timeout)
+                try await NodeGroupCommand.commit(.update(group: change.group), options: change.home, timeout: change.timeout, budget: try change.budget)
             }
         }
     }
@@ -215,13 +219,13 @@ struct NodeGroupCommand: AsyncParsableCommand {
     /// A membership Commit: built and queued (here or by `serve`), then reported once resolved.
     /// Exit 0 applied, 1 rolled back (another Commit took the epoch first: run it again), 4 no
     /// relay answered in time (it stays queued and is re-sent).
-    static func commit(_ request: NodeInbox.Request, options: HomeOptions, timeout: Double) async throws {
+    static func commit(_ request: NodeInbox.Request, options: HomeOptions, timeout: Double, budget: EventBudget = .standard) async throws {
         let home = try options.intact()
         let deadline = try NodeOutput.deadline(after: timeout)
         let read = { (id: String) in { (tx: StoreTransaction) in try tx.pendingCommits.get(commitEventID: id)?.status ?? .waiting } }
         let final = { (s: PendingCommitRecord.Status) in s != .waiting }
         var resolved: PendingCommitRecord.Status?
-        let handled = try await NodeInbox.perform(request, home: home, deadline: deadline) { node, id in
+        let handled = try await NodeInbox.perform(request, home: home, deadline: deadline, budget: budget) { node, id in
             resolved = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: read(id), until: final)
         }
         guard case .done(let id) = handled else { throw CLIFailure("not done: serve did not take the request", exitCode: 4) }
