@@ -37,6 +37,7 @@ build-debug: deps
 
 # The Python fixtures check themselves first; swift test runs last so its summary closes the log.
 test: deps venv mdk build-debug
+	python3 scripts/check-citations.py
 	.venv/bin/python scripts/peer/selftest.py
 	.venv/bin/python scripts/relay/selftest.py
 	$(BIN_DEBUG) vectors verify --dir vectors

@@ -18,7 +18,7 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SCAN_DIRS = ["Sources", "Tests", "Fuzz", "scripts", "docs"]
+SCAN_DIRS = ["Sources", "Tests", "Fuzz", "scripts", "docs", "vectors"]
 SCAN_FILES = ["README.md", "PROTOCOL.md", "Makefile"]
 EXTENSIONS = (".swift", ".md", ".py", ".sh", ".txt", ".c", ".h")
 SKIP_DIRS = {".build", ".venv", "__pycache__", ".git", ".mdk-chroot"}
@@ -97,7 +97,7 @@ def files_to_scan():
         for dirpath, dirnames, filenames in os.walk(os.path.join(ROOT, top)):
             dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
             for name in sorted(filenames):
-                if name.endswith(EXTENSIONS):
+                if name.endswith(".md" if top == "vectors" else EXTENSIONS):
                     yield os.path.join(dirpath, name)
 
 
