@@ -5,7 +5,7 @@ import InviteKitNostr
 import InviteKitTestSupport
 
 /// `--state FILE` against outsiders, concurrency and failing disks (issue 18, issue 20 row 3;
-/// PROTOCOL.md §5.10.9): junk kind-445 events leave the state bounded, two writers never lose an
+/// PROTOCOL.md §5.10, docs/cli.md §4): junk kind-445 events leave the state bounded, two writers never lose an
 /// update, a failed write leaves the file as it was, and older or newer formats are migrated or
 /// refused, never misread.
 final class GroupStateFileHostileTests: XCTestCase {

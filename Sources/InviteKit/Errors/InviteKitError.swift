@@ -27,7 +27,7 @@ public struct InviteKitError: Error, Hashable, Sendable, CustomStringConvertible
         case commitRejected = "commit_rejected"
         case notPermitted = "not_permitted"
         case outOfSync = "out_of_sync"
-        /// One own Commit per group is in flight until a relay acknowledges it (PROTOCOL §11.7).
+        /// One own Commit per group is in flight until a relay acknowledges it (docs/node.md §5).
         case commitPending = "commit_pending"
         case notAMember = "not_a_member"
         case groupNotFound = "group_not_found"

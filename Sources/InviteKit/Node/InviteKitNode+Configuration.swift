@@ -9,7 +9,7 @@ extension InviteKitNode {
 
     /// How a node runs: retries, timeouts, KeyPackage stock and how it reaches relays.
     public struct Configuration: Sendable {
-        /// Delivery retries and backoff (PROTOCOL §11.4).
+        /// Delivery retries and backoff (docs/storage.md §2).
         public var retryPolicy: RetryPolicy
         /// How long a publish waits for the relay's `OK` (NIP-01) before it counts as timed out.
         public var relayTimeout: Duration

@@ -10,7 +10,7 @@ import InviteKitStore
 /// database pool, and reads what happens from ``events(bufferingNewest:)``.
 ///
 /// Every state change is one store transaction, and nothing a transaction decided is handed to a
-/// relay before it commits (PROTOCOL §11.1). ``run()`` drives the relays: live subscriptions for
+/// relay before it commits (docs/storage.md §3). ``run()`` drives the relays: live subscriptions for
 /// this node's gift wraps and its groups' kind-445 events, the outbound queue with its retries,
 /// the Commit → `OK` → Welcome order, KeyPackage top-up and the answers to pending joins. Every
 /// public method throws ``InviteKitError``.
@@ -145,7 +145,7 @@ public actor InviteKitNode {
             pendingCommits[waiting.commitEventID] = try NodePendingCommit(restoring: waiting)
         }
         // This node holds the home's lock, so no connection of an earlier process is alive: what
-        // it had written and not heard back about is due again at once (PROTOCOL §11.4).
+        // it had written and not heard back about is due again at once (docs/storage.md §2).
         let (restartedAt, outboundRules) = (clock(), machine)
         try store.write { tx in try tx.outbound.requeueSent(now: restartedAt, machine: outboundRules) }
     }

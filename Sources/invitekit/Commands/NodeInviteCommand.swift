@@ -5,7 +5,7 @@ import InviteKitStore
 
 /// `invitekit invite create --group ID` / `invite revoke --group ID`: invites of a node's group,
 /// recorded in its home; `invite requests|approve|decline --group ID`: the Whistle join requests
-/// waiting for an admin (PROTOCOL §8.3 rule 5, §11.8). The stateless `invite create` (no
+/// waiting for an admin (PROTOCOL §8.3 rule 5; docs/cli.md §5). The stateless `invite create` (no
 /// `--group`) stays as it was.
 struct NodeInviteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import Foundation
 import InviteKitMLS
 
-/// The one parser for every numeric command-line option (PROTOCOL §3.10.1): a value outside its
+/// The one parser for every numeric command-line option (docs/cli.md §3): a value outside its
 /// declared bounds, NaN, ±inf, or one whose conversion (to nanoseconds, to `Int`) would trap, is a
 /// usage error (exit 64) naming the bounds, never a crash. Options declare
 /// `transform: NumericOption.seconds(...)` or `NumericOption.integer(...)`.
