@@ -2,6 +2,7 @@ import XCTest
 import GRDB
 import InviteKitCrypto
 @testable import InviteKitStore
+import InviteKitTestSupport
 
 final class MigrationTests: XCTestCase {
     func testFreshDatabaseIsAtTheCurrentVersionWithOneRowPerMigration() throws {
