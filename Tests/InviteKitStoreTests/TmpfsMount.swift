@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import InviteKitTestSupport
 
 /// A small tmpfs mounted for one test (full-disk and read-only cases), unmounted on deinit.
 /// Mounting needs root (or CAP_SYS_ADMIN); without it the test is skipped with the reason.
