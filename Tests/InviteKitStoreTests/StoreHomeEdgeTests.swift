@@ -1,5 +1,6 @@
 import XCTest
 import InviteKitCrypto
+import InviteKitTestSupport
 @testable import InviteKitStore
 
 /// Issue 20's home rows: links, shared directories, recovery, read-only homes and full disks.
