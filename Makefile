@@ -35,8 +35,9 @@ build: deps
 build-debug: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 
-# The Python fixtures check themselves first; swift test runs last so its summary closes the log.
+# Citations and the Python fixtures check themselves first; swift test runs last so its summary closes the log.
 test: deps venv mdk build-debug
+	python3 scripts/check-citations.py
 	.venv/bin/python scripts/peer/selftest.py
 	.venv/bin/python scripts/relay/selftest.py
 	$(BIN_DEBUG) vectors verify --dir vectors

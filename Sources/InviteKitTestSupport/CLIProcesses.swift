@@ -1,13 +1,23 @@
 import Foundation
 import XCTest
 
-/// A child process's combined output, appended from the pipe's reader.
+/// A child process's combined output, appended from the pipe's reader until end of file.
 public final class ProcessOutput: @unchecked Sendable {
     private let lock = NSLock()
     private var data = Data()
-    public init() {}
+    /// Left at end of file: the process exited and its last bytes are in.
+    private let open = DispatchGroup()
+    public init() { open.enter() }
     public func append(_ d: Data) { lock.withLock { data.append(d) } }
     public var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+
+    /// The reader saw end of file (called once).
+    public func close() { open.leave() }
+
+    /// Waits until every byte the process wrote is in (end of file), up to `timeout`; false
+    /// when a child it started still holds the pipe.
+    @discardableResult
+    public func waitForEnd(timeout: TimeInterval = 10) -> Bool { open.wait(timeout: .now() + timeout) == .success }
 }
 
 /// The built `invitekit` executable as child processes of one test; ``killAll()`` (from
@@ -43,7 +53,15 @@ public final class CLIProcesses: @unchecked Sendable {
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { h in out.append(h.availableData) }
+        pipe.fileHandleForReading.readabilityHandler = { h in
+            let d = h.availableData
+            if d.isEmpty {
+                h.readabilityHandler = nil
+                out.close()
+            } else {
+                out.append(d)
+            }
+        }
         try p.run()
         lock.withLock { running.append(p) }
         return (p, out)
@@ -54,7 +72,10 @@ public final class CLIProcesses: @unchecked Sendable {
     public func run(_ args: [String], timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, output: String) {
         let (p, out) = try start(args)
         XCTAssertTrue(RelayProcess.waitForExit(p, timeout: timeout), "\(args.prefix(2)) did not finish", file: file, line: line)
-        Thread.sleep(forTimeInterval: 0.1)
+        // End of file proves every byte is in. A process spawned meanwhile by another thread can
+        // inherit the pipe's write end (Foundation's pipes are not close-on-exec) and hold it open
+        // past this one's exit; then what the exited process wrote is read as far as it came.
+        out.waitForEnd()
         return (p.terminationStatus, out.text)
     }
 
@@ -65,13 +86,8 @@ public final class CLIProcesses: @unchecked Sendable {
         }
     }
 
-    /// Polls `condition` every 0.2 s until it holds or `timeout` passes.
+    /// Polls `condition` every 0.2 s until it holds or `timeout` passes (``Poll/until(timeout:every:_:)``).
     public static func waitFor(_ timeout: TimeInterval = 30, _ condition: () throws -> Bool) rethrows -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        return false
+        try Poll.until(timeout: timeout, condition)
     }
 }

@@ -7,6 +7,7 @@ public final class CLIRelayWorld: @unchecked Sendable {
     public let relay: RelayProcess
     public let cli: CLIProcesses
     public let root: String
+    private var scratch: TemporaryDirectory?
 
     /// Skips (or fails under `CI`) without the relay's venv or the built executable.
     public init(prefix: String) throws {
@@ -14,7 +15,9 @@ public final class CLIRelayWorld: @unchecked Sendable {
         cli = try CLIProcesses()
         relay = try RelayProcess()
         try relay.start()
-        root = (NSTemporaryDirectory() as NSString).appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        let scratch = TemporaryDirectory(prefix: prefix)
+        self.scratch = scratch
+        root = scratch.path
     }
 
     /// The home directory of node `name`.
@@ -23,6 +26,6 @@ public final class CLIRelayWorld: @unchecked Sendable {
     public func tearDown() {
         cli.killAll()
         relay.tearDown()
-        try? FileManager.default.removeItem(atPath: root)
+        scratch = nil
     }
 }

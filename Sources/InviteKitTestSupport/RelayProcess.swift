@@ -30,7 +30,8 @@ public final class RelayProcess: @unchecked Sendable {
     /// Extra environment for the relay (e.g. `RELAY_LOG_LEVEL=INFO`).
     public var environment: [String: String] = [:]
     private var process: Process?
-    private let ownsDir: Bool
+    /// The directory this fixture made (none when the caller gave `dbDir`).
+    private var scratch: TemporaryDirectory?
 
     public var url: String { "ws://127.0.0.1:\(port)" }
     public var isRunning: Bool { process?.isRunning ?? false }
@@ -38,12 +39,12 @@ public final class RelayProcess: @unchecked Sendable {
     public init(dbDir: URL? = nil) throws {
         if let dbDir {
             self.dbDir = dbDir
-            ownsDir = false
+            try FileManager.default.createDirectory(at: dbDir, withIntermediateDirectories: true)
         } else {
-            self.dbDir = FileManager.default.temporaryDirectory.appendingPathComponent("invitekit-relay-\(UUID().uuidString)")
-            ownsDir = true
+            let scratch = TemporaryDirectory(prefix: "invitekit-relay")
+            self.scratch = scratch
+            self.dbDir = scratch.url
         }
-        try FileManager.default.createDirectory(at: self.dbDir, withIntermediateDirectories: true)
     }
 
     /// Starts the relay (port 0 = any free port; after a kill, the same port again) and waits for READY.
@@ -105,19 +106,19 @@ public final class RelayProcess: @unchecked Sendable {
                 buffer.append(d)
             }
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let line = buffer.firstLine(), line.hasPrefix("READY ws://127.0.0.1:"),
-               let n = Int(line.dropFirst("READY ws://127.0.0.1:".count)) {
-                port = n
-                process = p
-                return
-            }
-            if !p.isRunning {
-                let code = p.terminationStatus
-                throw RelayFixtureError(message: "relay exited with \(code) before READY (log: \(logURL.path))", portInUse: code == 3)
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        let readyPort = { () -> Int? in
+            guard let line = buffer.firstLine(), line.hasPrefix("READY ws://127.0.0.1:") else { return nil }
+            return Int(line.dropFirst("READY ws://127.0.0.1:".count))
+        }
+        Poll.until(timeout: timeout, every: 0.05) { readyPort() != nil || !p.isRunning }
+        if let n = readyPort() {
+            port = n
+            process = p
+            return
+        }
+        if !p.isRunning {
+            let code = p.terminationStatus
+            throw RelayFixtureError(message: "relay exited with \(code) before READY (log: \(logURL.path))", portInUse: code == 3)
         }
         kill(p.processIdentifier, SIGKILL)
         throw RelayFixtureError(message: "relay not READY within \(timeout) s (log: \(logURL.path))")
@@ -165,15 +166,13 @@ public final class RelayProcess: @unchecked Sendable {
     /// Polls instead of `waitUntilExit`, which spins a run loop on Linux.
     @discardableResult
     public static func waitForExit(_ p: Process, timeout: TimeInterval) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while p.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        return !p.isRunning
+        Poll.until(timeout: timeout, every: 0.02) { !p.isRunning }
     }
 
     /// Stops the relay and removes its directory (when this fixture created it).
     public func tearDown() {
         stop()
-        if ownsDir { try? FileManager.default.removeItem(at: dbDir) }
+        scratch = nil
     }
 
     deinit { stop() }

@@ -5,10 +5,10 @@ import XCTest
 /// Mounting needs root (or CAP_SYS_ADMIN); without it the test is skipped with the reason.
 public final class TmpfsMount {
     public let path: String
-    private let parent = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-tmpfs-\(UUID().uuidString)")
+    private let parent = TemporaryDirectory(prefix: "invitekit-tmpfs")
 
     public init(sizeKiB: Int) throws {
-        path = (parent as NSString).appendingPathComponent("mnt")
+        path = parent.file("mnt")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         guard geteuid() == 0 else { throw XCTSkip("mounting a tmpfs needs root; this user is uid \(geteuid())") }
         let status = Self.sh("/bin/mount", ["-t", "tmpfs", "-o", "size=\(sizeKiB)k,mode=0755", "tmpfs", path])
@@ -46,8 +46,5 @@ public final class TmpfsMount {
         while (try? h.write(contentsOf: chunk)) != nil {}
     }
 
-    deinit {
-        Self.sh("/bin/umount", ["-l", path])
-        try? FileManager.default.removeItem(atPath: parent)
-    }
+    deinit { Self.sh("/bin/umount", ["-l", path]) }
 }

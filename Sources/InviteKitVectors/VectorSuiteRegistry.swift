@@ -2,8 +2,8 @@ import Foundation
 import InviteKitNostr
 
 /// Every vector suite, layer by layer, each with the files it reads and the
-/// fewest cases it must run. A suite passes only when it earned it (PROTOCOL.md, "Test
-/// vectors"): a declared file that is missing, empty or not parseable, a suite that did not
+/// fewest cases it must run. A suite passes only when it earned it (PROTOCOL.md
+/// §10): a declared file that is missing, empty or not parseable, a suite that did not
 /// run or ran fewer cases than declared, and a suite nobody declared are all failures.
 public enum VectorSuiteRegistry {
     /// Every declaration, family by family; adding a suite means declaring it with its runner.

@@ -10,7 +10,7 @@ enum CommandRegistry {
         UnwrapCommand.self,
         InviteCommand.self,
         KeyPackageCommand.self,
-        GroupCommand.self,
+        MLSCommand.self,
         RelayCommand.self,
         VectorsCommand.self,
         BenchCommand.self,
@@ -19,8 +19,7 @@ enum CommandRegistry {
         NodeIDCommand.self,
         NodeServeCommand.self,
         NodeJoinCommand.self,
-        NodeGroupCommand.self,
-        NodeInviteCommand.self,
+        GroupCommand.self,
         DoctorCommand.self,
     ]
 }

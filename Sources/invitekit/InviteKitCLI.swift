@@ -15,11 +15,20 @@ struct InviteKitCLI: AsyncParsableCommand {
     /// the exit status is 0 only when all the output was delivered.
     static func main() async {
         StdIO.prepareDescriptors()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var parsed = false
         do {
-            var command = try parseAsRoot(NodeCommandRouting.route(Array(CommandLine.arguments.dropFirst())))
+            var command = try parseAsRoot(arguments)
+            parsed = true
             if var async = command as? AsyncParsableCommand { try await async.run() } else { try command.run() }
         } catch {
             let code = exitCode(for: error)
+            // A state-file command line in its old `group` form: say where it went.
+            if !parsed, code != .success, let hint = MLSCommand.movedFormHint(for: arguments) {
+                StdIO.printError(hint)
+                StdIO.flush()
+                Foundation.exit(ExitCode.validationFailure.rawValue)
+            }
             if code == .success {
                 StdIO.printLine(fullMessage(for: error))
                 StdIO.flush()

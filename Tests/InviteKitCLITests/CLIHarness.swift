@@ -85,11 +85,4 @@ enum CLI {
         let status = p.terminationReason == .uncaughtSignal ? 128 + p.terminationStatus : p.terminationStatus
         return Run(status: status, out: String(decoding: o, as: UTF8.self), err: String(decoding: errData, as: UTF8.self), outBytes: Array(o))
     }
-
-    /// A fresh private temporary directory, removed by the caller.
-    static func tempDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("ik-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return url
-    }
 }

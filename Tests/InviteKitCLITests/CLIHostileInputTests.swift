@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import InviteKitTestSupport
 
 /// Hostile arguments, streams, files and payloads against the built binary (issue 13): every
 /// case checks the exit status, what reached stdout and stderr, and that no file was clobbered.
@@ -40,13 +41,13 @@ final class CLIHostileInputTests: XCTestCase {
         try assertUsageError(["keypackage", "verify", "--skew", "18446744073709551615"], mentions: "--skew")
         try assertUsageError(["invite", "verify", "x", "--now", "-1"], mentions: "--now")
         for args in [["--members", "0"], ["--members", "2001"], ["--members", "-1"], ["--members", "10", "--removals", "-1"], ["--members", "10", "--removals", "9"]] {
-            try assertUsageError(["group", "simulate"] + args, mentions: "--")
+            try assertUsageError(["mls", "simulate"] + args, mentions: "--")
         }
     }
 
-    func testGroupSimulateRefusesWorkOverTheBoundBeforeStarting() throws {
+    func testMLSSimulateRefusesWorkOverTheBoundBeforeStarting() throws {
         let start = Date()
-        try assertUsageError(["group", "simulate", "--members", "2000", "--removals", "1998"], mentions: "the bound is 2000000")
+        try assertUsageError(["mls", "simulate", "--members", "2000", "--removals", "1998"], mentions: "the bound is 2000000")
         XCTAssertLessThan(Date().timeIntervalSince(start), 20, "the refusal came after starting the work")
     }
 
@@ -112,8 +113,9 @@ final class CLIHostileInputTests: XCTestCase {
     // MARK: Files
 
     func testPNGOutputNeverReplacesWhatIsNotARegularFile() throws {
-        let dir = try CLI.tempDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = TemporaryDirectory(prefix: "ik-cli")
+        defer { withExtendedLifetime(tmp) {} }
+        let dir = tmp.url
         let url = "whistle://invite/eyJyZWxheSI6IndzczovL3IiLCJpbnZpdGVyTnB1YiI6Im5wdWIxbHljZzVxdmp0cnAzcWpmNWY3emwzODJqOXg2bnJqejlzZGhlbnZ5eHE4YzM4MDhxeG11czZncTI2NiIsImdyb3VwSWQiOiJnIn0="
         let victim = dir.appendingPathComponent("victim")
         try Data("keep me".utf8).write(to: victim)
@@ -140,8 +142,9 @@ final class CLIHostileInputTests: XCTestCase {
     }
 
     func testKeyPackageStoreRefusesAWorldWritableDirectory() throws {
-        let dir = try CLI.tempDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = TemporaryDirectory(prefix: "ik-cli")
+        defer { withExtendedLifetime(tmp) {} }
+        let dir = tmp.url
         XCTAssertEqual(chmod(dir.path, 0o777), 0)
         let r = try CLI.run(["keypackage", "create", "--secret-key", sk, "--relay", "wss://relay.example.com", "--store", dir.path])
         XCTAssertEqual(r.status, 1)
@@ -256,8 +259,9 @@ final class CLIHostileInputTests: XCTestCase {
     // MARK: Secret keys
 
     func testSecretKeySources() throws {
-        let dir = try CLI.tempDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = TemporaryDirectory(prefix: "ik-cli")
+        defer { withExtendedLifetime(tmp) {} }
+        let dir = tmp.url
         let file = dir.appendingPathComponent("key")
         try Data((sk + "\n").utf8).write(to: file)
         let args = ["invite", "create", "--format", "whistle", "--group-id", "g", "--relay", "wss://r.example"]
@@ -295,8 +299,9 @@ final class CLIHostileInputTests: XCTestCase {
 
     func testVectorsVerifyFailsMissingEmptyAndGarbageInput() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let dir = try CLI.tempDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = TemporaryDirectory(prefix: "ik-cli")
+        defer { withExtendedLifetime(tmp) {} }
+        let dir = tmp.url
         let copy = dir.appendingPathComponent("vectors")
         try FileManager.default.copyItem(at: root.appendingPathComponent("vectors"), to: copy)
         let ok = try CLI.run(["vectors", "verify", "--dir", copy.path])

@@ -5,14 +5,15 @@ import InviteKitNostr
 import InviteKitTestSupport
 
 /// `--state FILE` against outsiders, concurrency and failing disks (issue 18, issue 20 row 3;
-/// PROTOCOL.md §5.10.9): junk kind-445 events leave the state bounded, two writers never lose an
+/// PROTOCOL.md §5.10, docs/cli.md §4): junk kind-445 events leave the state bounded, two writers never lose an
 /// update, a failed write leaves the file as it was, and older or newer formats are migrated or
 /// refused, never misread.
 final class GroupStateFileHostileTests: XCTestCase {
-    typealias T = GroupCLITests
+    typealias T = MLSCLITests
 
     struct Pair {
-        let dir: URL
+        let tmp: TemporaryDirectory
+        var dir: URL { tmp.url }
         let alice: String
         let bob: String
         let groupID: String
@@ -20,18 +21,19 @@ final class GroupStateFileHostileTests: XCTestCase {
 
     /// Alice creates a group and adds Bob; both state files at epoch 1.
     func pair() throws -> Pair {
-        let dir = try CLI.tempDirectory()
+        let tmp = TemporaryDirectory(prefix: "ik-cli")
+        let dir = tmp.url
         let alice = dir.appendingPathComponent("alice.group").path, bob = dir.appendingPathComponent("bob.group").path
         let store = dir.appendingPathComponent("bob-keypackages").path
-        let created = try T.lines(["group", "create", "--state", alice, "--name", "g", "--relay", T.relay], key: T.aliceKey)
+        let created = try T.lines(["mls", "create", "--state", alice, "--name", "g", "--relay", T.relay], key: T.aliceKey)
         let kp = try CLI.run(["keypackage", "create", "--relay", T.relay, "--store", store], env: ["INVITEKIT_SECRET_KEY": T.bobKey])
         XCTAssertEqual(kp.status, 0, kp.err)
-        _ = try T.lines(["group", "add", "--state", alice], stdin: kp.outBytes)
-        let confirmed = try T.lines(["group", "confirm", "--state", alice, "--acked-by", T.relay], key: T.aliceKey)
+        _ = try T.lines(["mls", "add", "--state", alice], stdin: kp.outBytes)
+        let confirmed = try T.lines(["mls", "confirm", "--state", alice, "--acked-by", T.relay], key: T.aliceKey)
         let welcome = try XCTUnwrap(confirmed.first { $0["type"] as? String == "welcome" })
-        let joined = try T.lines(["group", "process", "--state", bob, "--keypackage-store", store], key: T.bobKey, stdin: try T.eventLine(welcome))
+        let joined = try T.lines(["mls", "process", "--state", bob, "--keypackage-store", store], key: T.bobKey, stdin: try T.eventLine(welcome))
         XCTAssertEqual(joined.first?["type"] as? String, "joined")
-        return Pair(dir: dir, alice: alice, bob: bob, groupID: try XCTUnwrap(created.first?["nostr_group_id"] as? String))
+        return Pair(tmp: tmp, alice: alice, bob: bob, groupID: try XCTUnwrap(created.first?["nostr_group_id"] as? String))
     }
 
     /// Signed kind-445 events from outsiders with `contentBytes` of random base64, one per line.
@@ -59,11 +61,11 @@ final class GroupStateFileHostileTests: XCTestCase {
     /// and the next real message reads.
     func testOutsiderFloodsLeaveTheStateBounded() throws {
         let p = try pair()
-        defer { try? FileManager.default.removeItem(at: p.dir) }
+        defer { withExtendedLifetime(p) {} }
         let initial = try bytes(p.bob)
 
         for _ in 0..<5 {  // 5 × 14 = 70 events of 4 MB; each batch stays under stdin's 64 MiB
-            let out = try T.lines(["group", "process", "--state", p.bob], key: T.bobKey, stdin: junk(14, contentBytes: 4_000_000, groupID: p.groupID))
+            let out = try T.lines(["mls", "process", "--state", p.bob], key: T.bobKey, stdin: junk(14, contentBytes: 4_000_000, groupID: p.groupID))
             XCTAssertEqual(out.count, 14)
             XCTAssertTrue(out.allSatisfy { $0["type"] as? String == "rejected" && $0["code"] as? String == "too_large" }, "\(out.prefix(1))")
         }
@@ -71,7 +73,7 @@ final class GroupStateFileHostileTests: XCTestCase {
 
         var evicted = 0
         for _ in 0..<2 {  // 520 events of 64 KB
-            let out = try T.lines(["group", "process", "--state", p.bob], key: T.bobKey, stdin: junk(260, contentBytes: 65_536, groupID: p.groupID))
+            let out = try T.lines(["mls", "process", "--state", p.bob], key: T.bobKey, stdin: junk(260, contentBytes: 65_536, groupID: p.groupID))
             let t = types(out)
             XCTAssertEqual(t["buffered"], 260, "\(t)")
             evicted += t["evicted"] ?? 0
@@ -80,8 +82,8 @@ final class GroupStateFileHostileTests: XCTestCase {
         XCTAssertLessThanOrEqual(size, initial.count + 1024 * 1024 + 16 * 1024, "the buffer's bound holds the file")
         XCTAssertGreaterThanOrEqual(evicted, 520 - 16, "all but what 1 MiB holds were evicted")
 
-        let message = try T.lines(["group", "send", "--state", p.alice, "--content", "after the flood"])
-        let read = try T.lines(["group", "process", "--state", p.bob], key: T.bobKey, stdin: try T.eventLine(message[0]))
+        let message = try T.lines(["mls", "send", "--state", p.alice, "--content", "after the flood"])
+        let read = try T.lines(["mls", "process", "--state", p.bob], key: T.bobKey, stdin: try T.eventLine(message[0]))
         XCTAssertEqual(read.map { $0["type"] as? String }, ["message"])
         XCTAssertEqual(read.first?["content"] as? String, "after the flood")
         XCTAssertLessThanOrEqual(try bytes(p.bob).count, size + 1024, "reading a message does not grow the buffer")
@@ -92,7 +94,7 @@ final class GroupStateFileHostileTests: XCTestCase {
     /// as `generation already used`).
     func testConcurrentSendsNeverLoseAnUpdate() throws {
         let p = try pair()
-        defer { try? FileManager.default.removeItem(at: p.dir) }
+        defer { withExtendedLifetime(p) {} }
         final class Results: @unchecked Sendable {
             let lock = NSLock()
             var runs: [CLI.Run] = []
@@ -101,7 +103,7 @@ final class GroupStateFileHostileTests: XCTestCase {
         let results = Results()
         for round in 0..<20 {
             DispatchQueue.concurrentPerform(iterations: 2) { i in
-                if let r = try? CLI.run(["group", "send", "--state", p.alice, "--content", "m\(round)-\(i)"]) { results.add(r) }
+                if let r = try? CLI.run(["mls", "send", "--state", p.alice, "--content", "m\(round)-\(i)"]) { results.add(r) }
             }
         }
         XCTAssertEqual(results.runs.count, 40)
@@ -114,7 +116,7 @@ final class GroupStateFileHostileTests: XCTestCase {
             let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(l)) as? [String: Any])
             return try T.eventLine(o)
         }
-        let read = try T.lines(["group", "process", "--state", p.bob], key: T.bobKey, stdin: events.flatMap { $0 })
+        let read = try T.lines(["mls", "process", "--state", p.bob], key: T.bobKey, stdin: events.flatMap { $0 })
         XCTAssertEqual(types(read), ["message": 40], "\(read.filter { $0["type"] as? String != "message" }.prefix(2))")
         XCTAssertEqual(Set(read.compactMap { $0["content"] as? String }).count, 40)
     }
@@ -123,21 +125,21 @@ final class GroupStateFileHostileTests: XCTestCase {
     /// lock, and changes nothing; once the lock is free it runs.
     func testABusyStateFailsWithinTheBoundedWait() throws {
         let p = try pair()
-        defer { try? FileManager.default.removeItem(at: p.dir) }
+        defer { withExtendedLifetime(p) {} }
         let before = try bytes(p.alice)
         let fd = open(p.alice + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         XCTAssertGreaterThanOrEqual(fd, 0)
         XCTAssertEqual(flock(fd, LOCK_EX), 0)
-        let busy = try CLI.run(["group", "send", "--state", p.alice, "--content", "x", "--lock-wait", "0.2"])
+        let busy = try CLI.run(["mls", "send", "--state", p.alice, "--content", "x", "--lock-wait", "0.2"])
         XCTAssertEqual(busy.status, 75, busy.err)
         XCTAssertTrue(busy.err.contains("in use") && busy.err.contains(".lock"), busy.err)
         XCTAssertEqual(busy.out, "")
         XCTAssertEqual(try bytes(p.alice), before)
         close(fd)
-        let free = try CLI.run(["group", "send", "--state", p.alice, "--content", "x", "--lock-wait", "0.2"])
+        let free = try CLI.run(["mls", "send", "--state", p.alice, "--content", "x", "--lock-wait", "0.2"])
         XCTAssertEqual(free.status, 0, free.err)
         for bad in ["nan", "-1", "inf", "601"] {
-            XCTAssertEqual(try CLI.run(["group", "send", "--state", p.alice, "--content", "x", "--lock-wait", bad]).status, 64, bad)
+            XCTAssertEqual(try CLI.run(["mls", "send", "--state", p.alice, "--content", "x", "--lock-wait", bad]).status, 64, bad)
         }
     }
 
@@ -145,11 +147,11 @@ final class GroupStateFileHostileTests: XCTestCase {
     /// prints no event and exits non-zero with the reason.
     func testAFailedWriteLeavesTheStateAsItWas() throws {
         let p = try pair()
-        defer { try? FileManager.default.removeItem(at: p.dir) }
+        defer { withExtendedLifetime(p) {} }
         let before = try bytes(p.alice)
         XCTAssertGreaterThan(before.count, 1024)
         let script = "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\""
-        let sent = try CLI.exec(URL(fileURLWithPath: "/bin/bash"), ["-c", script, try CLI.binary().path, "group", "send", "--state", p.alice, "--content", "lost?"],
+        let sent = try CLI.exec(URL(fileURLWithPath: "/bin/bash"), ["-c", script, try CLI.binary().path, "mls", "send", "--state", p.alice, "--content", "lost?"],
                                 stdin: nil, env: [:])
         XCTAssertNotEqual(sent.status, 0)
         XCTAssertTrue(sent.err.contains("cannot write"), sent.err)
@@ -157,8 +159,8 @@ final class GroupStateFileHostileTests: XCTestCase {
         XCTAssertEqual(try bytes(p.alice), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: p.dir.path).filter { $0.hasPrefix(".alice") }, [], "no temporary file left")
         // And the state still works.
-        let message = try T.lines(["group", "send", "--state", p.alice, "--content", "saved"])
-        let read = try T.lines(["group", "process", "--state", p.bob], key: T.bobKey, stdin: try T.eventLine(message[0]))
+        let message = try T.lines(["mls", "send", "--state", p.alice, "--content", "saved"])
+        let read = try T.lines(["mls", "process", "--state", p.bob], key: T.bobKey, stdin: try T.eventLine(message[0]))
         XCTAssertEqual(read.first?["content"] as? String, "saved")
     }
 
@@ -166,7 +168,7 @@ final class GroupStateFileHostileTests: XCTestCase {
     /// version-1 header over version-2 bytes are refused with the file left alone.
     func testOlderFormatsMigrateAndUnknownOnesAreRefused() throws {
         let p = try pair()
-        defer { try? FileManager.default.removeItem(at: p.dir) }
+        defer { withExtendedLifetime(p) {} }
         let v2 = try bytes(p.alice)
         XCTAssertEqual(Array(v2.prefix(5)), Array("IKGS".utf8) + [2])
         XCTAssertEqual(Array(v2.suffix(3)), [0x02, 0x01, 0x00], "an empty buffered section ends a version-2 file")
@@ -177,16 +179,16 @@ final class GroupStateFileHostileTests: XCTestCase {
         }
         // Version 1: the same group and pending commit, no buffered section.
         try write(Array(v2.prefix(4)) + [1] + Array(v2.dropFirst(5).dropLast(3)))
-        let m = try T.lines(["group", "send", "--state", p.alice, "--content", "migrated"])
+        let m = try T.lines(["mls", "send", "--state", p.alice, "--content", "migrated"])
         XCTAssertEqual(Array(try bytes(p.alice).prefix(5)), Array("IKGS".utf8) + [2], "saved as version 2")
-        let read = try T.lines(["group", "process", "--state", p.bob], key: T.bobKey, stdin: try T.eventLine(m[0]))
+        let read = try T.lines(["mls", "process", "--state", p.bob], key: T.bobKey, stdin: try T.eventLine(m[0]))
         XCTAssertEqual(read.first?["content"] as? String, "migrated")
 
         let current = try bytes(p.alice)
         for (name, b) in [("version 3", Array(current.prefix(4)) + [3] + Array(current.dropFirst(5))),
                           ("version 1 over version-2 bytes", Array(current.prefix(4)) + [1] + Array(current.dropFirst(5)))] {
             try write(b)
-            let r = try CLI.run(["group", "send", "--state", p.alice, "--content", "x"])
+            let r = try CLI.run(["mls", "send", "--state", p.alice, "--content", "x"])
             XCTAssertEqual(r.status, 1, name)
             XCTAssertTrue(r.err.contains("cannot read the group state"), "\(name): \(r.err)")
             XCTAssertEqual(try bytes(p.alice), b, "\(name): left alone")

@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import InviteKitTestSupport
 
 /// Runs the real `invitekit invite …` commands (the binary is located by ``CLI/binary()``).
 final class InviteCLITests: XCTestCase {
@@ -65,8 +66,9 @@ final class InviteCLITests: XCTestCase {
     func testQRPNG() throws {
         let exe = try cli()
         let url = "whistle://invite/eyJyZWxheSI6IndzczovL3IiLCJpbnZpdGVyTnB1YiI6Im5wdWIxbHljZzVxdmp0cnAzcWpmNWY3emwzODJqOXg2bnJqejlzZGhlbnZ5eHE4YzM4MDhxeG11czZncTI2NiIsImdyb3VwSWQiOiJnIn0="
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ik-cli-\(UUID().uuidString).png")
-        defer { try? FileManager.default.removeItem(at: file) }
+        let tmp = TemporaryDirectory(prefix: "ik-cli")
+        defer { withExtendedLifetime(tmp) {} }
+        let file = tmp.fileURL("invite.png")
         XCTAssertEqual(try run(exe, ["invite", "qr", url, "--png", file.path]).status, 0)
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zbarimg") else { throw XCTSkip("no zbarimg") }
         let z = try run(URL(fileURLWithPath: "/usr/bin/zbarimg"), ["--raw", "-q", file.path])

@@ -1,16 +1,15 @@
 import Foundation
 import XCTest
+import InviteKitTestSupport
 
 /// The node commands (init, id, doctor, group new|list|members|read, invite …) under the rows of
 /// issue 20's table, through the built binary: exit status, stdout, stderr, and the files left.
 final class NodeCLIHostileInputTests: XCTestCase {
-    var root: URL!
+    private var tmp: TemporaryDirectory!
+    var root: URL { tmp.url }
 
-    override func setUpWithError() throws { root = try CLI.tempDirectory() }
-    override func tearDownWithError() throws {
-        _ = chmod(root.path, 0o700)
-        try? FileManager.default.removeItem(at: root)
-    }
+    override func setUpWithError() throws { tmp = TemporaryDirectory(prefix: "ik-cli") }
+    override func tearDownWithError() throws { tmp = nil }
 
     func path(_ name: String) -> String { root.appendingPathComponent(name).path }
 

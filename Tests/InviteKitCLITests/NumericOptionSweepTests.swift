@@ -72,8 +72,8 @@ final class NumericOptionSweepTests: XCTestCase {
         XCTAssertEqual(failures, [], failures.joined(separator: "\n"))
         // The sweep must reach the options of the table (and so cannot pass empty).
         let names = Set(typed.map { ($0.command + [$0.name]).joined(separator: " ") })
-        for expected in ["node-group read --interval", "serve --interval", "serve --duration", "join --timeout", "node-group send --timeout",
-                         "bench --seconds", "group simulate --members", "keypackage create --lifetime", "relay req --timeout"] {
+        for expected in ["group read --interval", "serve --interval", "serve --duration", "join --timeout", "group send --timeout",
+                         "bench --seconds", "mls simulate --members", "keypackage create --lifetime", "relay req --timeout"] {
             XCTAssertTrue(names.contains(expected), "\(expected) was not swept; swept: \(names.sorted())")
         }
     }

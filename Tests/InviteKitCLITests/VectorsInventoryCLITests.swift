@@ -1,21 +1,22 @@
 import Foundation
 import XCTest
+import InviteKitTestSupport
 
 /// Row 10 of issue 20: every file under `vectors/` is checked by a declared suite or listed as
 /// reference-only in `vectors/SOURCES.md`; `vectors verify` fails on a missing declared file and
 /// on an undeclared one.
 final class VectorsInventoryCLITests: XCTestCase {
-    func copyOfVectors() throws -> (URL, URL) {
+    func copyOfVectors() throws -> (TemporaryDirectory, URL) {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let dir = try CLI.tempDirectory()
-        let copy = dir.appendingPathComponent("vectors")
+        let dir = TemporaryDirectory(prefix: "ik-cli")
+        let copy = dir.fileURL("vectors")
         try FileManager.default.copyItem(at: root.appendingPathComponent("vectors"), to: copy)
         return (dir, copy)
     }
 
     func testTheRepositoryVectorsAreAllAccountedFor() throws {
         let (dir, copy) = try copyOfVectors()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { withExtendedLifetime(dir) {} }
         let r = try CLI.run(["vectors", "verify", "--dir", copy.path])
         XCTAssertEqual(r.status, 0, r.out)
         XCTAssertTrue(r.out.contains("ok   vectors-inventory"), r.out)
@@ -24,7 +25,7 @@ final class VectorsInventoryCLITests: XCTestCase {
 
     func testEachMDKSampleIsDeclared() throws {
         let (dir, copy) = try copyOfVectors()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { withExtendedLifetime(dir) {} }
         let samples = try FileManager.default.contentsOfDirectory(atPath: copy.appendingPathComponent("marmot/mdk-0.8.0").path).filter { $0.hasSuffix(".json") }
         XCTAssertEqual(samples.count, 8)
         for name in samples {
@@ -40,7 +41,7 @@ final class VectorsInventoryCLITests: XCTestCase {
 
     func testAnUndeclaredFileFailsAndAListedOneMustExist() throws {
         let (dir, copy) = try copyOfVectors()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        defer { withExtendedLifetime(dir) {} }
         let stray = copy.appendingPathComponent("external/mls/extra-cases.json")
         try Data("[1]".utf8).write(to: stray)
         let r = try CLI.run(["vectors", "verify", "--dir", copy.path])

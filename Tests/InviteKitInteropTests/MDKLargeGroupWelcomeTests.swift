@@ -61,6 +61,31 @@ final class MDKLargeGroupWelcomeTests: XCTestCase {
         try exchange(&g, admin: admin, mdk: mdk, group: group)
     }
 
+    /// An add-only Commit without an UpdatePath (PROTOCOL §5.11; RFC 9420 §12.4 allows it): MDK
+    /// applies it, reaches the same epoch, and messages still flow both ways.
+    func testMDKAppliesAnAddCommitWithoutAnUpdatePath() throws {
+        let mdk = try worker.newPeer("mdk")
+        var (g, admin, pending, mdkKeyPackage) = try group(others: 98, mdk: mdk)
+        _ = try g.confirmPublished(pending, acknowledgedBy: relays, now: UnixTime.now())
+        guard case let .welcome(full)? = try pending.welcome.map({ try MLSMessage(tlsSerialized: $0).body }) else { return XCTFail("no Welcome") }
+        var rumor = try MarmotWelcomeRumor.make(welcomeMessage: MLSMessage(.welcome(try full.restricted(to: [mdkKeyPackage.keyPackage.reference]))).tlsSerialized,
+                                                keyPackageEventID: mdkKeyPackage.event.id, relays: relays, committer: admin.publicKey)
+        rumor.sig = nil
+        let group = try mdk.join(welcomeRumor: rumor)
+
+        // 100 leaves, parents blank: the admin's path is over half of a 16 KiB budget.
+        let budget = try EventBudget(maxEventBytes: 16_384)
+        XCTAssertTrue(g.updatePathIsOverHalf(of: budget))
+        let newcomer = try KeyPackageValidator.validate(try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: relays, lastResort: false).event)
+        let add = try g.commit(adding: [newcomer], budget: budget)
+        XCTAssertLessThanOrEqual(EventBudget.wireBytes(add.event), 16_384)
+        _ = try g.confirmPublished(add, acknowledgedBy: relays, now: UnixTime.now())
+        XCTAssertEqual(try mdk.process(add.event), .commit)
+        XCTAssertEqual(try mdk.epoch(group: group), g.epoch)
+        XCTAssertEqual(try mdk.members(group: group).count, 101)
+        try exchange(&g, admin: admin, mdk: mdk, group: group)
+    }
+
     /// Under the default 64 KiB budget, the largest group whose inline Welcome fits: MDK joins
     /// through the gift wrap itself, which holds only its own secrets.
     func testMDKJoinsThroughAGiftWrappedPerMemberWelcomeWithinTheDefaultBudget() throws {

@@ -47,6 +47,8 @@ final class MDKWorker: @unchecked Sendable {
     private let process = Process()
     private let stdinHandle: FileHandle
     private let lines: LineQueue
+    /// Holds the worker's stderr log; removed with the worker.
+    private let logDirectory: TemporaryDirectory
     private let stderrURL: URL
     private var nextID = 0
     let timeout: TimeInterval
@@ -63,7 +65,9 @@ final class MDKWorker: @unchecked Sendable {
         try Data(contentsOf: script).write(to: staging)
         if rename(staging.path, target.path) != 0 { throw MDKWorkerFailure(kind: .unavailable, command: "start", message: "cannot install \(target.path)") }
 
-        stderrURL = FileManager.default.temporaryDirectory.appendingPathComponent("invitekit-mdk-worker-\(getpid())-\(UUID().uuidString).log")
+        let logDirectory = TemporaryDirectory(prefix: "invitekit-mdk-worker")
+        self.logDirectory = logDirectory
+        stderrURL = logDirectory.fileURL("stderr.log")
         _ = FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/chroot")
         process.arguments = [dir.path, "env", "-i", "HOME=/root", "PATH=/usr/bin:/bin",
@@ -81,10 +85,7 @@ final class MDKWorker: @unchecked Sendable {
     deinit {
         try? stdinHandle.write(contentsOf: Data("{\"cmd\":\"quit\"}\n".utf8))
         try? stdinHandle.close()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: stderrURL)
+        if !RelayProcess.waitForExit(process, timeout: 5) { process.terminate() }
     }
 
     /// The worker's stderr so far (tracebacks of worker bugs), for failure messages.

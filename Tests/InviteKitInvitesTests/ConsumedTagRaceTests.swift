@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 @testable import InviteKitInvites
+import InviteKitTestSupport
 
 /// Exactly one winner when joins race on one single-use invite: threads in one process, and
 /// several real processes sharing the file store. The processes are this test binary started
@@ -15,9 +16,9 @@ final class ConsumedTagRaceTests: XCTestCase {
     }
 
     func testThreadsRaceOnFileStore() throws {
-        let dir = try tempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("consumed").path
+        let tmp = TemporaryDirectory(prefix: "ik-race")
+        defer { withExtendedLifetime(tmp) {} }
+        let path = tmp.file("consumed")
         // Each thread has its own store object (its own descriptor), like separate processes.
         let wins = raceThreads(count: 16) {
             let store = FileConsumedTagStore(path: path)
@@ -28,8 +29,9 @@ final class ConsumedTagRaceTests: XCTestCase {
     }
 
     func testProcessesRaceOnFileStore() throws {
-        let dir = try tempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = TemporaryDirectory(prefix: "ik-race")
+        defer { withExtendedLifetime(tmp) {} }
+        let dir = tmp.url
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let processCount = 6
         var procs = [Process]()
@@ -46,8 +48,9 @@ final class ConsumedTagRaceTests: XCTestCase {
             try p.run()
             procs.append(p)
         }
-        // Release every process at once.
-        Thread.sleep(forTimeInterval: 0.5)
+        // Release every process at once, once each says it is waiting for the go.
+        let ready = (0..<processCount).map { dir.appendingPathComponent("ready-\($0)").path }
+        XCTAssertTrue(Poll.until(timeout: 60, every: 0.02) { ready.allSatisfy { access($0, F_OK) == 0 } }, "not every helper started")
         XCTAssertTrue(FileManager.default.createFile(atPath: dir.appendingPathComponent("go").path, contents: Data()))
         for p in procs { p.waitUntilExit() }
         for p in procs { XCTAssertEqual(p.terminationStatus, 0) }
@@ -71,6 +74,7 @@ final class ConsumedTagRaceTests: XCTestCase {
         }
         let dir = URL(fileURLWithPath: dirPath)
         let go = dir.appendingPathComponent("go").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir.appendingPathComponent("ready-\(id)").path, contents: Data()))
         let deadline = Date().addingTimeInterval(30)
         while access(go, F_OK) != 0 && Date() < deadline { sched_yield() }
         let path = dir.appendingPathComponent("consumed").path
@@ -85,12 +89,6 @@ final class ConsumedTagRaceTests: XCTestCase {
         }
         let text = results.value.joined(separator: "\n") + "\n"
         try text.write(toFile: dir.appendingPathComponent("result-\(id)").path, atomically: true, encoding: .utf8)
-    }
-
-    func tempDir() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-race-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir
     }
 }
 

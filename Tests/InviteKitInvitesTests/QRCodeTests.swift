@@ -1,14 +1,16 @@
 import XCTest
 import InviteKitCrypto
 @testable import InviteKitInvites
+import InviteKitTestSupport
 
 final class QRCodeTests: XCTestCase {
     func zbar(_ png: [UInt8]) throws -> String {
         let zbarimg = "/usr/bin/zbarimg"
         guard FileManager.default.isExecutableFile(atPath: zbarimg) else { throw XCTSkip("zbarimg (zbar-tools) not installed") }
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("ik-qr-\(UUID().uuidString).png")
+        let tmp = TemporaryDirectory(prefix: "ik-qr")
+        defer { withExtendedLifetime(tmp) {} }
+        let file = tmp.fileURL("code.png")
         try Data(png).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: zbarimg)
         p.arguments = ["--raw", "-q", file.path]

@@ -1,6 +1,7 @@
 import XCTest
 import InviteKitCrypto
 @testable import InviteKitInvites
+import InviteKitTestSupport
 
 final class ValidationTests: XCTestCase {
     let now: Int64 = 1_800_000_000
@@ -116,9 +117,9 @@ final class ValidationTests: XCTestCase {
     }
 
     func testFileStoreSurvivesRestartAndToleratesTornLine() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = TemporaryDirectory(prefix: "ik-tags")
+        defer { withExtendedLifetime(tmp) {} }
+        let dir = tmp.url
         let path = dir.appendingPathComponent("consumed").path
         XCTAssertTrue(try FileConsumedTagStore(path: path).consume("a:1"))
         XCTAssertFalse(try FileConsumedTagStore(path: path).consume("a:1"))
@@ -145,9 +146,9 @@ final class ValidationTests: XCTestCase {
     }
 
     func testSharedFileStoreInstanceUnderThreads() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ik-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = TemporaryDirectory(prefix: "ik-tags")
+        defer { withExtendedLifetime(tmp) {} }
+        let dir = tmp.url
         let store = FileConsumedTagStore(path: dir.appendingPathComponent("consumed").path)
         XCTAssertEqual(raceThreads(count: 16) { (try? store.consume("shared:tag")) == true }, 1)
     }

@@ -4,7 +4,7 @@ import InviteKitNostr
 import InviteKitTestSupport
 @testable import InviteKitMLS
 
-/// The stored engine state (PROTOCOL.md §5.10.9): past trees are stored as deltas from the current
+/// The stored engine state (PROTOCOL.md §5.10): past trees are stored as deltas from the current
 /// one, so a state with retained epochs and rollback snapshots holds about one tree; version 1
 /// (every tree in full) still reads; anything else is refused, never misread.
 final class EngineStateFormatTests: XCTestCase {

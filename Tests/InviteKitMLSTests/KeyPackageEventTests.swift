@@ -2,6 +2,7 @@ import XCTest
 import InviteKitCrypto
 import InviteKitNostr
 @testable import InviteKitMLS
+import InviteKitTestSupport
 
 final class KeyPackageEventTests: XCTestCase {
     let now: Int64 = 1_750_000_000
@@ -112,8 +113,9 @@ final class KeyPackageEventTests: XCTestCase {
     }
 
     func testFileStoreRoundTripAndRetire() throws {
-        let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("ik-mls-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = TemporaryDirectory(prefix: "ik-mls")
+        defer { withExtendedLifetime(tmp) {} }
+        let dir = tmp.fileURL("keypackages")
         let store = try FileKeyPackageStore(directory: dir)
         let (_, normal) = try make()
         let (_, lr) = try make(lastResort: true)

@@ -171,12 +171,8 @@ final class RealRelayTests: XCTestCase {
         XCTAssertEqual(received, ["e2", "e3"])
         // The re-REQ's stored events may arrive in any order (newest first on nostr-relay), so e1's
         // copy can come after e2 and e3: wait for it rather than reading the counters at once.
-        var stats = await c.stats
-        let deadline = ContinuousClock.now + .seconds(10)
-        while stats.duplicateEvents == 0, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-            stats = await c.stats
-        }
+        await Poll.awaiting(timeout: .seconds(10)) { await c.stats.duplicateEvents > 0 }
+        let stats = await c.stats
         XCTAssertGreaterThanOrEqual(stats.connections, 2)
         XCTAssertGreaterThanOrEqual(stats.disconnects, 1)
         XCTAssertGreaterThanOrEqual(stats.duplicateEvents, 1, "e1 came again after the re-REQ and was suppressed")
@@ -268,11 +264,7 @@ final class RealRelayAuthTests: XCTestCase {
         clients.append(c)
         await assertAccepted(c, TestEvents.note(me, "after auth"))
         // The challenge comes right after the connection opens; give the AUTH a moment to be processed.
-        var authenticatedInLog = false
-        for _ in 0..<50 where !authenticatedInLog {
-            try await Task.sleep(for: .milliseconds(100))
-            authenticatedInLog = r.log.contains("Authenticated \(me.publicKey.hex)")
-        }
+        let authenticatedInLog = await Poll.awaiting(timeout: .seconds(5)) { r.log.contains("Authenticated \(me.publicKey.hex)") }
         XCTAssertTrue(authenticatedInLog, "relay did not accept our AUTH event")
         let stats = await c.stats
         XCTAssertEqual(stats.authAttempts, 1)
@@ -284,11 +276,8 @@ final class RealRelayAuthTests: XCTestCase {
         let w = WebSocketRelayClient(url: wrongURL, configuration: RelayClientConfiguration(authSigner: me))
         clients.append(w)
         try await w.connect()
-        var notices = [String]()
-        for _ in 0..<50 where notices.isEmpty {
-            try await Task.sleep(for: .milliseconds(100))
-            notices = await w.notices
-        }
+        await Poll.awaiting(timeout: .seconds(5)) { await !w.notices.isEmpty }
+        let notices = await w.notices
         XCTAssertTrue(notices.contains { $0.contains("Wrong domain") }, "\(notices)")
 
         // Without a signer the challenge is recorded and not answered.

@@ -96,15 +96,12 @@ final class ScriptedRelay: @unchecked Sendable {
                 buffer.append(d)
             }
         }
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if let line = buffer.firstLine(), line.hasPrefix("READY ") {
-                url = String(line.dropFirst("READY ".count))
-                if mode == "tls" { url = url.replacingOccurrences(of: "ws://127.0.0.1", with: "wss://localhost") }
-                return
-            }
-            guard p.isRunning else { break }
-            Thread.sleep(forTimeInterval: 0.05)
+        let ready = { buffer.firstLine().map { $0.hasPrefix("READY ") } ?? false }
+        Poll.until(timeout: 20, every: 0.05) { ready() || !p.isRunning }
+        if ready(), let line = buffer.firstLine() {
+            url = String(line.dropFirst("READY ".count))
+            if mode == "tls" { url = url.replacingOccurrences(of: "ws://127.0.0.1", with: "wss://localhost") }
+            return
         }
         stop()
         throw RelayFixtureError(message: "scripted relay did not start")

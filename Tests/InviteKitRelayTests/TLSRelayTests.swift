@@ -9,21 +9,20 @@ import InviteKitTestSupport
 /// `wss://` through swift-nio-ssl, against a local TLS relay with a throwaway self-signed certificate.
 final class TLSRelayTests: XCTestCase {
     var relay: ScriptedRelay?
-    var dir: URL?
+    var dir: TemporaryDirectory?
     var clients: [WebSocketRelayClient] = []
 
     override func tearDown() async throws {
         for c in clients { await c.close() }
         relay?.stop()
-        if let dir { try? FileManager.default.removeItem(at: dir) }
+        dir = nil
     }
 
     func testWSSWithTrustedCertificateAndRefusalOfUntrusted() async throws {
         try RelayProcess.requireRelay()
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("invitekit-tls-\(UUID().uuidString)")
+        let dir = TemporaryDirectory(prefix: "invitekit-tls")
         self.dir = dir
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let cert = dir.appendingPathComponent("cert.pem").path, key = dir.appendingPathComponent("key.pem").path
+        let cert = dir.file("cert.pem"), key = dir.file("key.pem")
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         openssl.arguments = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",

@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 @testable import InviteKitStore
+import InviteKitTestSupport
 
 final class ConsumedTagsTests: XCTestCase {
     func testConsumeReturnsTrueOnce() throws {

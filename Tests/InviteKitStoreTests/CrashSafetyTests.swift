@@ -1,6 +1,7 @@
 import XCTest
 import InviteKitCrypto
 @testable import InviteKitStore
+import InviteKitTestSupport
 
 /// Kills a real process (SIGKILL, as `kill -9`) at each step inside a transaction, reopens the
 /// database and checks that the step happened entirely or not at all, and that redoing it does

@@ -1,7 +1,7 @@
 import XCTest
 import InviteKitCrypto
-import InviteKitTestSupport
 @testable import InviteKitStore
+import InviteKitTestSupport
 
 /// Issue 20's home rows: links, shared directories, recovery, read-only homes and full disks.
 final class StoreHomeEdgeTests: XCTestCase {

@@ -1,6 +1,7 @@
 import XCTest
 import InviteKitCrypto
 @testable import InviteKitStore
+import InviteKitTestSupport
 
 final class StoreHomeTests: XCTestCase {
     func testResolveOrder() {

@@ -2,6 +2,7 @@ import XCTest
 import GRDB
 import InviteKitCrypto
 @testable import InviteKitStore
+import InviteKitTestSupport
 
 /// Damaged or foreign files on disk: always a typed ``StoreError``, never a crash.
 final class StoreHostileInputTests: XCTestCase {

@@ -12,7 +12,7 @@ final class InviteKitErrorContractTests: XCTestCase {
             XCTAssertFalse(code.title.isEmpty); XCTAssertFalse(code.message.isEmpty)
             XCTAssertLessThan(code.message.count, 80, "messages stay short")
         }
-        XCTAssertEqual(InviteKitError.Code.allCases.count, 29)
+        XCTAssertEqual(InviteKitError.Code.allCases.count, 30)
     }
 
     func testRetryableClassificationTable() {
@@ -43,6 +43,8 @@ final class InviteKitErrorContractTests: XCTestCase {
             XCTAssertNotEqual(mapped.code, .unknown, "\(e)")
             XCTAssertNotNil(mapped.underlyingCode)
         }
+        XCTAssertEqual(InviteKitError.from(MLSError(.eventTooLarge, "d")).code, .tooLarge)
+        XCTAssertEqual(InviteKitError.from(MLSError(.treeChunksMissing, "d")).code, .welcomeFailed)
         struct Stranger: Error {}
         XCTAssertEqual(InviteKitError.from(Stranger()).code, .unknown)
     }

@@ -9,7 +9,7 @@ import InviteKitTestSupport
 /// history within 10 s. `INVITEKIT_FLOOD_EVENTS` sets the flood's size (default 5,000).
 final class NodeFloodRealRelayTests: XCTestCase {
     private var relay: RelayProcess!
-    private let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-flood-\(UUID().uuidString)")
+    private let root = TemporaryDirectory(prefix: "invitekit-flood")
 
     override func setUpWithError() throws {
         try RelayProcess.requireRelay()
@@ -19,11 +19,10 @@ final class NodeFloodRealRelayTests: XCTestCase {
 
     override func tearDown() {
         relay?.tearDown()
-        try? FileManager.default.removeItem(atPath: root)
     }
 
     private func node(_ name: String, seed: UInt64) throws -> InviteKitNode {
-        let home = StoreHome(directory: (root as NSString).appendingPathComponent(name))
+        let home = StoreHome(directory: root.file(name))
         try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: seed))
         let configuration = InviteKitNode.Configuration(relayTimeout: .seconds(10), idleInterval: .milliseconds(200), keyPackageLowWater: 0)
         return try InviteKitNode(home: home, configuration: configuration)

@@ -5,17 +5,17 @@ import InviteKitTestSupport
 
 /// A node's groups are stored as their serialized Marmot state and survive a restart.
 final class NodeGroupPersistenceTests: XCTestCase {
-    private var directory: String!
+    private var directory: TemporaryDirectory!
 
     override func setUp() {
-        directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-node-\(UUID().uuidString)")
+        directory = TemporaryDirectory(prefix: "invitekit-node")
     }
 
-    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+    override func tearDown() { directory = nil }
 
     func testHostedGroupSurvivesARestart() async throws {
         let now: Int64 = 1_700_000_000
-        let home = StoreHome(directory: directory)
+        let home = StoreHome(directory: directory.file("home"))
         try InviteKitNode.initialize(home: home, relays: ["ws://relay.test"], rng: SeededRandom(seed: 1))
         var node: InviteKitNode? = try InviteKitNode(home: home, clock: { now }, rng: SeededRandom(seed: 2))
         let group = try await node!.createHostedGroup(name: "book club")

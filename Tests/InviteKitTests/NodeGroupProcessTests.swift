@@ -66,7 +66,7 @@ final class NodeGroupProcessTests: XCTestCase {
         XCTAssertTrue(adaHistory.contains("\"status\":\"acked\""), adaHistory)
         XCTAssertTrue(adaHistory.contains("\"status\":\"received\""), adaHistory)
         // In (created_at, local sequence) order: within one second ada's message comes before
-        // dee's reply, whatever their ids (PROTOCOL §11.3).
+        // dee's reply, whatever their ids (PROTOCOL §11.2).
         let lines = adaHistory.split(separator: "\n")
         XCTAssertEqual(lines.count, 2, adaHistory)
         XCTAssertTrue(lines.first?.contains("hello dee") == true, adaHistory)
@@ -128,7 +128,7 @@ final class NodeGroupProcessTests: XCTestCase {
     }
 
     func testKillAfterCommitAcknowledgedBeforeWelcomeJoinsOnce() throws {
-        for name in ["ada", "dee"] { XCTAssertEqual(try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url]).status, 0) }
+        for name in ["ada", "dee", "eve"] { XCTAssertEqual(try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url]).status, 0) }
         let (serve, _, url, group) = try serveNewGroup(singleUse: true, env: ["INVITEKIT_FAILPOINT": "node.flush.before_welcome"])
         let (join, joinOut) = try world.cli.start(["join", "--home", world.home("dee"), url, "--timeout", "60"])
         XCTAssertTrue(RelayProcess.waitForExit(serve, timeout: 45), "serve did not reach the fail point")
@@ -140,9 +140,15 @@ final class NodeGroupProcessTests: XCTestCase {
         XCTAssertEqual(join.terminationStatus, 0, joinOut.text)
         XCTAssertEqual(count("joined group", in: joinOut.text), 1, joinOut.text)
         XCTAssertTrue(joinOut.text.contains(group), joinOut.text)
-        // The restarted serve decided nothing again and added nobody twice.
-        Thread.sleep(forTimeInterval: 2)
-        XCTAssertFalse(again.text.contains("join request"), again.text)
+        // The restarted serve decided nothing again and added nobody twice. The marker that it
+        // went through its stored gift wraps (dee's request among them): eve's request with the
+        // used invite, published after them, comes behind them on the same subscription, and its
+        // refusal is the one join request this serve decides.
+        let eve = try world.cli.run(["join", "--home", world.home("eve"), url, "--timeout", "30"])
+        XCTAssertEqual(eve.status, 3, eve.output)
+        XCTAssertTrue(waitFor { again.text.contains("join request") }, again.text)
+        XCTAssertEqual(count("join request", in: again.text), 1, again.text)
+        XCTAssertTrue(again.text.contains(": rejected:"), again.text)
         XCTAssertFalse(again.text.contains("added "), again.text)
         let list = try world.cli.run(["group", "list", "--home", world.home("dee")])
         XCTAssertEqual(count(group, in: list.output), 1, list.output)
@@ -195,12 +201,26 @@ final class NodeGroupProcessTests: XCTestCase {
         let restarted: ProcessOutput
         (serve, restarted) = try world.cli.start(["serve", "--home", world.home("ada"), "--interval", "0.3"])
         XCTAssertTrue(waitFor { restarted.text.contains("serving on") }, restarted.text)
-        Thread.sleep(forTimeInterval: 3)
+        // The markers that it went through every stored kind-445 event: two messages from dee.
+        // The first shows its group subscription is open; the second, sent after that, comes
+        // behind every stored event on it.
+        for marker in ["marker 1", "marker 2"] {
+            XCTAssertEqual(try world.cli.run(["group", "send", "--home", world.home("dee"), "--group", group, marker]).status, 0)
+            XCTAssertTrue(try waitFor { try world.cli.run(["group", "read", "--home", world.home("ada"), "--group", group]).output.contains(marker) },
+                          restarted.text)
+        }
         let after = try world.cli.run(["group", "read", "--home", world.home("ada"), "--group", group, "--json"]).output
+            .components(separatedBy: "\n").filter { !$0.contains("\"content\":\"marker ") }.joined(separator: "\n")
         XCTAssertEqual(after, before)
         XCTAssertEqual(count("\"content\":\"one\"", in: after), 1, after)
-        XCTAssertFalse(restarted.text.contains("join request"), restarted.text)
         XCTAssertFalse(restarted.text.contains("published"), restarted.text)
+        // The revoked invite is refused after the restart. Its request comes behind the stored
+        // gift wraps (dee's request among them), so its refusal, the one join request this serve
+        // decides, shows they were not decided again.
+        let fay = try world.cli.run(["join", "--home", world.home("fay"), reusable, "--timeout", "30"])
+        XCTAssertEqual(fay.status, 3, fay.output)
+        XCTAssertTrue(waitFor { restarted.text.contains("join request") }, restarted.text)
+        XCTAssertEqual(count("join request", in: restarted.text), 1, restarted.text)
 
         // The restored group still sends, and dee reads it.
         let three = try world.cli.run(["group", "send", "--home", world.home("ada"), "--group", group, "three"])
@@ -211,10 +231,6 @@ final class NodeGroupProcessTests: XCTestCase {
         XCTAssertEqual(try world.cli.run(["group", "send", "--home", world.home("ada"), "--group", group, "red\u{1B}[31m alert\u{07}"]).status, 0)
         XCTAssertTrue(try waitFor { try world.cli.run(["group", "read", "--home", world.home("dee"), "--group", group]).output.contains("red\\u{1B}[31m alert\\u{7}") })
         XCTAssertFalse(try world.cli.run(["group", "read", "--home", world.home("dee"), "--group", group]).output.contains("\u{1B}"))
-
-        // The revoked invite is refused after the restart.
-        let fay = try world.cli.run(["join", "--home", world.home("fay"), reusable, "--timeout", "30"])
-        XCTAssertEqual(fay.status, 3, fay.output)
 
         // Membership Commits through the running serves (both homes are locked): dee rotates
         // her keys, ada applies it from the relay; then ada removes dee.

@@ -3,13 +3,13 @@ import InviteKitTestSupport
 @testable import InviteKit
 
 /// Nodes of one test, each with its own home under a temporary root, over one in-memory relay
-/// and a fixed clock. ``remove()`` (from tearDown) deletes the homes.
+/// and a fixed clock. The homes go with the value (``remove()`` from tearDown ends them sooner).
 final class NodeHomes: @unchecked Sendable {
-    let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-nodes-\(UUID().uuidString)")
+    private(set) var root: TemporaryDirectory? = TemporaryDirectory(prefix: "invitekit-nodes")
     let now = UnixTime.now()
     let relay = InMemoryRelay(url: "wss://in-memory.invitekit.test")
 
-    func home(_ name: String) -> StoreHome { StoreHome(directory: (root as NSString).appendingPathComponent(name)) }
+    func home(_ name: String) -> StoreHome { StoreHome(directory: root!.file(name)) }
 
     /// Opens `name`'s node, creating its identity first unless `initialize` is false (a restart).
     func node(_ name: String, seed: UInt64, initialize: Bool = true) throws -> InviteKitNode {
@@ -24,5 +24,5 @@ final class NodeHomes: @unchecked Sendable {
         return InviteKitNode.Configuration(relayTimeout: .seconds(5), idleInterval: .milliseconds(100), connector: { _ in relay })
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: root) }
+    func remove() { root = nil }
 }

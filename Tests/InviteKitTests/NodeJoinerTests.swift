@@ -7,13 +7,12 @@ import InviteKitTestSupport
 /// node using the same single-use invite gets `joinRefused` with the raw error and its mapped code.
 final class NodeJoinerTests: XCTestCase {
     func testJoinerNodesJoinOnceAndTheSecondIsRefused() async throws {
-        let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-nodes-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let root = TemporaryDirectory(prefix: "invitekit-nodes")
         let now = UnixTime.now()
         let relay = InMemoryRelay(url: "wss://in-memory.invitekit.test")
         let pool = RelayPool([relay])
         func node(_ name: String, seed: UInt64) throws -> InviteKitNode {
-            let home = StoreHome(directory: (root as NSString).appendingPathComponent(name))
+            let home = StoreHome(directory: root.file(name))
             try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: seed))
             return try InviteKitNode(home: home, clock: { now }, rng: SeededRandom(seed: seed + 100))
         }

@@ -15,7 +15,8 @@ final class NodeNetnsTests: XCTestCase {
             p.terminate()
             return XCTFail("the scenario did not finish: \(out.text)")
         }
-        Thread.sleep(forTimeInterval: 0.2)
+        // Its last lines: end of file, or what came within 10 s if a child it started holds the pipe.
+        out.waitForEnd(timeout: 10)
         if p.terminationStatus == 77 { throw XCTSkip("network namespaces unavailable: \(out.text)") }
         XCTAssertEqual(p.terminationStatus, 0, out.text)
         XCTAssertTrue(out.text.contains("eve (") && out.text.contains("This invite was already used"), out.text)

@@ -7,12 +7,11 @@ import InviteKitTestSupport
 /// outbound queue, and a restarted node's catch-up of the same wraps sends nothing again.
 final class NodeRelayTests: XCTestCase {
     func testJoinOverTheRelayThenRestartSendsNothingTwice() async throws {
-        let directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-node-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let directory = TemporaryDirectory(prefix: "invitekit-node")
         let now = UnixTime.now()
         let relay = InMemoryRelay(url: "wss://in-memory.invitekit.test")
         let pool = RelayPool([relay])
-        let home = StoreHome(directory: directory)
+        let home = StoreHome(directory: directory.file("home"))
         try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: 1))
         var node: InviteKitNode? = try InviteKitNode(home: home, clock: { now }, rng: SeededRandom(seed: 2))
         let group = try await node!.createHostedGroup(name: "club")

@@ -6,13 +6,13 @@ import InviteKitTestSupport
 /// The node actor over a real on-disk store: durable join decisions across a restart, one
 /// consumption per single-use invite, no Welcome before the Commit's `OK`.
 final class NodeTests: XCTestCase {
-    private var directory: String!
+    private var directory: TemporaryDirectory!
 
     override func setUp() {
-        directory = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-node-\(UUID().uuidString)")
+        directory = TemporaryDirectory(prefix: "invitekit-node")
     }
 
-    override func tearDown() { try? FileManager.default.removeItem(atPath: directory) }
+    override func tearDown() { directory = nil }
 
     private func joinRequest(url: String, key: Secp256k1.PrivateKey, now: Int64) throws -> NostrEvent {
         var client = JoinClient(key: key, keyPackages: MemoryKeyPackageStore(), rng: SeededRandom(seed: 5))
@@ -22,7 +22,7 @@ final class NodeTests: XCTestCase {
 
     func testDecisionsAreDurableAcrossARestartAndSingleUseIsConsumedOnce() async throws {
         let now: Int64 = 1_700_000_000
-        let home = StoreHome(directory: directory)
+        let home = StoreHome(directory: directory.file("home"))
         try InviteKitNode.initialize(home: home, relays: ["ws://relay.test"], rng: SeededRandom(seed: 1))
         var node: InviteKitNode? = try InviteKitNode(home: home, clock: { now }, rng: SeededRandom(seed: 2))
         XCTAssertThrowsError(try InviteKitNode(home: home)) { XCTAssertEqual(($0 as? InviteKitError)?.code, .storeLocked) }

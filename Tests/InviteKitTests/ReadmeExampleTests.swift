@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 @testable import InviteKit
+import InviteKitTestSupport
 
 /// The README's first example (an inviter app and a joiner app on ``InviteKitNode``), compiled
 /// and run here over the in-memory relay; the test fails when the README's copy differs from
@@ -37,10 +38,9 @@ final class ReadmeExampleTests: XCTestCase {
     }
 
     func testTheExampleJoinsAndDelivers() async throws {
-        let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-readme-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let root = TemporaryDirectory(prefix: "invitekit-readme")
         let received = try await withThrowingTaskGroup(of: String.self) { group in
-            group.addTask { try await Self.example(root: root) }
+            group.addTask { try await Self.example(root: root.path) }
             group.addTask { try await Task.sleep(for: .seconds(60)); return "timed out" }
             let first = try await group.next() ?? ""
             group.cancelAll()

@@ -1,13 +1,15 @@
 import XCTest
 import Foundation
 import InviteKitVectors
+import InviteKitTestSupport
 
 /// The inventory of `vectors/` (issue 20, row 10).
 final class VectorInventoryTests: XCTestCase {
     func testUndeclaredUnlistedAndMissingListedFilesFail() throws {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-inventory-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let tmp = TemporaryDirectory(prefix: "invitekit-inventory")
+        defer { withExtendedLifetime(tmp) {} }
+        let dir = tmp.path
+        try FileManager.default.createDirectory(atPath: tmp.file("sub"), withIntermediateDirectories: true)
         for name in ["sub/declared.json", "sub/stray.json", "notes.md"] { try Data("[1]".utf8).write(to: URL(fileURLWithPath: dir + "/" + name)) }
         try Data("# x\n- `notes.md` — documentation\n- `gone.json` — was here\n- `sub/stray.json`\n".utf8)
             .write(to: URL(fileURLWithPath: dir + "/SOURCES.md"))

@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import InviteKitVectors
+import InviteKitTestSupport
 
 /// The registry holds every suite to its declaration: a suite passes only when it earned it.
 final class VectorSuiteRegistryTests: XCTestCase {
@@ -12,9 +13,9 @@ final class VectorSuiteRegistryTests: XCTestCase {
     }
 
     func testTooFewCasesAMissingFileAMissingRunAndAnUndeclaredSuiteEachFail() throws {
-        let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-registry-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let tmp = TemporaryDirectory(prefix: "invitekit-registry")
+        defer { withExtendedLifetime(tmp) {} }
+        let dir = tmp.path
         try Data("[1]".utf8).write(to: URL(fileURLWithPath: dir + "/a.json"))
         let declarations = [
             VectorSuiteDeclaration(suite: "enough", files: ["a.json"], minimumCases: 2),

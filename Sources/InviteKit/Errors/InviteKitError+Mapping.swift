@@ -15,7 +15,9 @@ extension InviteKitError {
         case let e as CryptoError:
             return InviteKitError(e.code == .invalidPrivateKey || e.code == .invalidPublicKey ? .invalidKey : .messageRejected,
                                   underlyingCode: e.code.rawValue)
-        case let e as MLSError: return InviteKitError(map(mls: e.code), underlyingCode: e.code.rawValue)
+        case let e as MLSError:
+            // The budget error is about what this device built: its words name the bound.
+            return InviteKitError(map(mls: e.code), underlyingCode: e.code.rawValue, context: e.code == .eventTooLarge ? e.detail : nil)
         case let e as RelayError: return InviteKitError(map(relay: e.code), underlyingCode: e.code.rawValue)
         case let e as StoreError: return InviteKitError(map(store: e.code), underlyingCode: e.code.rawValue, context: e.detail.isEmpty ? nil : e.detail)
         case let e as ContentTypeError: return InviteKitError(.messageRejected, underlyingCode: e.code.rawValue)  // and sealed messages
@@ -47,6 +49,10 @@ extension InviteKitError {
         switch c {
         case .storage: return .storageUnavailable
         case .notFound: return .keyPackageUnavailable
+        case .eventTooLarge: return .tooLarge
+        case .invalidWelcome, .treeChunksMissing, .treeChunkInvalid, .treeHashMismatch: return .welcomeFailed
+        case .notAdmin: return .notPermitted
+        case .notMember: return .notAMember
         default: return .keyPackageInvalid
         }
     }

@@ -27,7 +27,7 @@ public struct InviteKitError: Error, Hashable, Sendable, CustomStringConvertible
         case commitRejected = "commit_rejected"
         case notPermitted = "not_permitted"
         case outOfSync = "out_of_sync"
-        /// One own Commit per group is in flight until a relay acknowledges it (PROTOCOL §11.7).
+        /// One own Commit per group is in flight until a relay acknowledges it (docs/node.md §5).
         case commitPending = "commit_pending"
         case notAMember = "not_a_member"
         case groupNotFound = "group_not_found"
@@ -44,6 +44,8 @@ public struct InviteKitError: Error, Hashable, Sendable, CustomStringConvertible
         // The node's runtime
         case alreadyRunning = "already_running"
         case timedOut = "timed_out"
+        /// An event would exceed the configured `maxEventBytes` (PROTOCOL §5.11).
+        case tooLarge = "too_large"
         // Anything not mapped
         case unknown = "unknown"
     }
@@ -88,6 +90,7 @@ extension InviteKitError.Code {
         case .relayRejected, .relayUnavailable: return "Connection problem"
         case .storageUnavailable, .storeLocked, .storeCorrupt, .storeFull, .homeUnavailable: return "Storage problem"
         case .alreadyRunning, .timedOut: return "Not done"
+        case .tooLarge: return "Too large"
         case .unknown: return "Something went wrong"
         }
     }
@@ -121,6 +124,7 @@ extension InviteKitError.Code {
         case .homeUnavailable: return "This home cannot be used"
         case .alreadyRunning: return "The node is already running"
         case .timedOut: return "No answer in time"
+        case .tooLarge: return "This is too large for the relays to accept"
         case .unknown: return "Something went wrong"
         }
     }

@@ -20,10 +20,13 @@ public struct JoinRequestProcessor: Sendable {
     private let consumedTags: any ConsumedTagStore
     private let clock: @Sendable () -> Int64
     private let rng: RandomSource
+    /// Every Commit and Welcome it builds fits this (PROTOCOL §5.11).
+    public let budget: EventBudget
 
     public init(inviter: Secp256k1.PrivateKey, consumedTags: any ConsumedTagStore,
-                clock: @escaping @Sendable () -> Int64 = { UnixTime.now() }, rng: RandomSource = SystemRandom()) {
-        self.inviter = inviter; self.consumedTags = consumedTags; self.clock = clock; self.rng = rng
+                clock: @escaping @Sendable () -> Int64 = { UnixTime.now() }, rng: RandomSource = SystemRandom(),
+                budget: EventBudget = .standard) {
+        self.inviter = inviter; self.consumedTags = consumedTags; self.clock = clock; self.rng = rng; self.budget = budget
     }
 
     /// The group among `groups` an id names: the private conversation id first, else the
@@ -97,7 +100,7 @@ public struct JoinRequestProcessor: Sendable {
             }
         }
         do {
-            let pending = try group.group.commit(adding: [validated], now: now, rng: rng)
+            let pending = try group.group.commit(adding: [validated], budget: budget, now: now, rng: rng)
             return .accepted(PendingJoin(conversationID: group.conversationID, joiner: joiner, keyPackageEventID: request.keyPackage.id,
                                          inviteTag: tag, commit: pending))
         } catch {
@@ -140,7 +143,7 @@ public struct JoinRequestProcessor: Sendable {
             if !d.admins.contains(joiner.rawRepresentation) { d.admins.append(joiner.rawRepresentation) }
             data = d
         }
-        let pending = try group.group.commit(adding: [validated], groupData: data, now: clock(), rng: rng)
+        let pending = try group.group.commit(adding: [validated], groupData: data, budget: budget, now: clock(), rng: rng)
         return PendingJoin(conversationID: group.conversationID, joiner: joiner, keyPackageEventID: keyPackageEvent.id,
                            inviteTag: inviteTag, commit: pending)
     }
@@ -168,10 +171,17 @@ public struct JoinRequestProcessor: Sendable {
     }
 
     /// The Commit of `pending` was stored by `relays` (at least one): apply it to `hosted` and
-    /// release the gift-wrapped Welcome for the joiner (MIP-02). The only place InviteKit
-    /// releases a Welcome.
+    /// release what the joiners need (MIP-02, PROTOCOL §5.11): the ratchet-tree chunk events when
+    /// the tree does not fit a Welcome, then one gift-wrapped Welcome per joiner, each within
+    /// ``budget``. The only place InviteKit releases a Welcome.
+    public func release(_ pending: PendingJoin, in hosted: inout HostedGroup, acknowledgedBy relays: [String]) throws -> MarmotCommitRelease {
+        try hosted.group.confirmPublished(pending.commit, acknowledgedBy: relays, wrappingWelcomesFrom: inviter, budget: budget, now: clock(), rng: rng)
+    }
+
+    /// ``release(_:in:acknowledgedBy:)`` as one list, in publishing order: every chunk must be
+    /// stored before the first Welcome goes out.
     public func confirmPublished(_ pending: PendingJoin, in hosted: inout HostedGroup, acknowledgedBy relays: [String]) throws -> [NostrEvent] {
-        try hosted.group.confirmPublished(pending.commit, acknowledgedBy: relays, wrappingWelcomesFrom: inviter, now: clock(), rng: rng)
+        try release(pending, in: &hosted, acknowledgedBy: relays).events
     }
 
     // MARK: Group events
@@ -198,7 +208,7 @@ public struct JoinRequestProcessor: Sendable {
         }
         // Most events roll nothing back: no member set is built for them.
         guard !lost.isEmpty else { return GroupReceipt(outcomes: outcomes, receipt: receipt, readds: []) }
-        let readd = try Self.readd(lost.compactMap(\.keyPackageEvent), in: hosted, now: clock(), rng: rng)
+        let readd = try Self.readd(lost.compactMap(\.keyPackageEvent), in: hosted, budget: budget, now: clock(), rng: rng)
         return GroupReceipt(outcomes: outcomes, receipt: receipt, readds: readd.map { [$0] } ?? [])
     }
 
@@ -206,14 +216,14 @@ public struct JoinRequestProcessor: Sendable {
     /// overtook before a relay acknowledged it (``confirmPublished(_:in:acknowledgedBy:)`` failed
     /// with `stale_commit`). `nil` when every joiner is a member by now.
     public func readd(_ overtaken: PendingJoin, in hosted: HostedGroup) throws -> PendingJoin? {
-        guard let readd = try Self.readd(overtaken.commit.keyPackageEvents, in: hosted, now: clock(), rng: rng) else { return nil }
+        guard let readd = try Self.readd(overtaken.commit.keyPackageEvents, in: hosted, budget: budget, now: clock(), rng: rng) else { return nil }
         return PendingJoin(conversationID: readd.conversationID, joiner: readd.joiner, keyPackageEventID: readd.keyPackageEventID,
                            inviteTag: overtaken.inviteTag, commit: readd.commit)
     }
 
     /// The one re-add rule: every KeyPackage whose author is not a member and which still
     /// validates goes into one Commit on the current epoch (admins only).
-    private static func readd(_ keyPackageEvents: [NostrEvent], in hosted: HostedGroup, now: Int64, rng: RandomSource) throws -> PendingJoin? {
+    private static func readd(_ keyPackageEvents: [NostrEvent], in hosted: HostedGroup, budget: EventBudget, now: Int64, rng: RandomSource) throws -> PendingJoin? {
         let members = Set(hosted.group.state.memberIdentities)
         var validated: [(ValidatedKeyPackage, Secp256k1.XOnlyPublicKey)] = []
         for kp in keyPackageEvents {
@@ -224,7 +234,7 @@ public struct JoinRequestProcessor: Sendable {
         }
         guard let first = validated.first, hosted.group.isAdmin else { return nil }
         // One Commit carries every re-add; it is confirmed once, and its Welcomes go to each joiner.
-        let pending = try hosted.group.commit(adding: validated.map(\.0), now: now, rng: rng)
+        let pending = try hosted.group.commit(adding: validated.map(\.0), budget: budget, now: now, rng: rng)
         return PendingJoin(conversationID: hosted.conversationID, joiner: first.1, keyPackageEventID: first.0.event.id, inviteTag: nil, commit: pending)
     }
 

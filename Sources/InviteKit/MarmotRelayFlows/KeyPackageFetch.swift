@@ -23,6 +23,26 @@ public enum KeyPackageFetch {
         return (newestPerAddress(fetch.events, author: author), fetch)
     }
 
+    /// Authors per filter: relays cap a filter's size and a REQ's results.
+    public static let authorsPerFilter = 100
+
+    /// Fetches the KeyPackage events of many authors at once (one REQ, ``authorsPerFilter``
+    /// authors per filter) and returns ``newestPerAddress(_:author:)`` for each author.
+    public static func fetch(from pool: RelayPool, authors: [Secp256k1.XOnlyPublicKey],
+                             timeout: Duration = .seconds(10)) async -> [Secp256k1.XOnlyPublicKey: [NostrEvent]] {
+        let hex = authors.map(\.hex)
+        let filters = stride(from: 0, to: hex.count, by: authorsPerFilter).map {
+            NostrFilter(authors: Array(hex[$0..<min(hex.count, $0 + authorsPerFilter)]), kinds: [kind, legacyKind])
+        }
+        guard !filters.isEmpty else { return [:] }
+        let fetch = await pool.fetch(filters, timeout: timeout)
+        var byAuthor: [String: [NostrEvent]] = [:]
+        for e in fetch.events { byAuthor[e.pubkey, default: []].append(e) }
+        var out: [Secp256k1.XOnlyPublicKey: [NostrEvent]] = [:]
+        for a in authors { out[a] = newestPerAddress(byAuthor[a.hex] ?? [], author: a) }
+        return out
+    }
+
     /// Keeps events by `author` of kind 30443 or 443; of several 30443 events with one `d` tag only
     /// the newest (`created_at`, then the smallest id) stays: relays may hold older versions (nostr-relay
     /// 1.14 does). Legacy 443 events are not addressable and are all kept. Result: newest first.

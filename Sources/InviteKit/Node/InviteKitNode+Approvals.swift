@@ -15,7 +15,7 @@ extension InviteKitNode {
     }
 
     /// ``pendingApprovals(groupID:)`` read without the home's lock, for `invite requests` while
-    /// `serve` runs (PROTOCOL §11.8).
+    /// `serve` runs (docs/cli.md §5).
     public static func storedApprovals(home: StoreHome, group anyID: String) throws(InviteKitError) -> [PendingApprovalRecord] {
         try InviteKitError.mapping {
             let store = try Store.open(path: home.databasePath)
@@ -28,7 +28,7 @@ extension InviteKitNode {
 
     /// Approves `member`'s waiting Whistle join request (the newest, when they sent several):
     /// validates its KeyPackage again (`JoinRequestProcessor.approve`), then queues the join
-    /// Commit and marks the request approved in one transaction (PROTOCOL §11.5). The Welcome is
+    /// Commit and marks the request approved in one transaction (docs/storage.md §3). The Welcome is
     /// released by the Commit's relay `OK`, as for any join. One Commit per group in flight
     /// (`out_of_sync`/`commit_pending`). Returns the Commit's event id.
     ///

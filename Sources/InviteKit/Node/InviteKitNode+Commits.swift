@@ -113,7 +113,7 @@ extension InviteKitNode {
     func queue(_ pending: NodePendingCommit, requestID: String?, relays: [String], in tx: StoreTransaction, now: Int64) throws {
         let event = pending.event
         try tx.pendingCommits.insert(pending.record(requestID: requestID, now: now))
-        try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: .commit, relays: relays, now: now)
+        try enqueue(event, purpose: .commit, relays: relays, in: tx, now: now)
     }
 
     /// Applies an own Commit a relay acknowledged, inside the transaction recording the `OK`:
@@ -132,10 +132,16 @@ extension InviteKitNode {
             switch pending {
             case .join(let join):
                 guard var hosted = hostedBefore else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
-                let welcomes = try processor.confirmPublished(join, in: &hosted, acknowledgedBy: [relay])
-                for w in welcomes {
-                    try tx.outbound.enqueue(eventID: w.id, eventJSON: w.jsonString, kind: w.kind, purpose: .welcome, relays: hosted.relays,
-                                            gateEventID: eventID, now: now)
+                let release = try processor.release(join, in: &hosted, acknowledgedBy: [relay])
+                // A chain: each chunk waits for the one before it (the first for the Commit), and
+                // the Welcomes for the last chunk, so no Welcome names a chunk no relay stored.
+                var gate = eventID
+                for chunk in release.treeChunks {
+                    try enqueue(chunk, purpose: .treeChunk, relays: hosted.relays, gate: gate, in: tx, now: now)
+                    gate = chunk.id
+                }
+                for w in release.welcomes {
+                    try enqueue(w.wrap, purpose: .welcome, relays: hosted.relays, gate: gate, in: tx, now: now)
                 }
                 group = hosted.group
             case .change(_, let commit):

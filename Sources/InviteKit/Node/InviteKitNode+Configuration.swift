@@ -1,3 +1,4 @@
+import InviteKitMLS
 import InviteKitRelay
 import InviteKitStore
 
@@ -8,7 +9,7 @@ extension InviteKitNode {
 
     /// How a node runs: retries, timeouts, KeyPackage stock and how it reaches relays.
     public struct Configuration: Sendable {
-        /// Delivery retries and backoff (PROTOCOL §11.4).
+        /// Delivery retries and backoff (docs/storage.md §2).
         public var retryPolicy: RetryPolicy
         /// How long a publish waits for the relay's `OK` (NIP-01) before it counts as timed out.
         public var relayTimeout: Duration
@@ -18,13 +19,21 @@ extension InviteKitNode {
         /// ``InviteKitNode/run()`` keeps at least this many unused KeyPackages published (MIP-00);
         /// 0 turns the top-up off.
         public var keyPackageLowWater: Int
+        /// The bound on every event the node queues for a relay (PROTOCOL §5.11): adds split into
+        /// Commits that fit, Welcomes go per member with the tree out of band when needed, and
+        /// anything else over it is refused with ``InviteKitError/Code/tooLarge``.
+        public var eventBudget: EventBudget
+        /// How long a joiner waits for the ratchet-tree chunks a Welcome names (PROTOCOL §5.11)
+        /// before the join fails with `welcome_failed` (`tree_chunks_missing`), keeping its KeyPackage.
+        public var treeChunkTimeout: Duration
         public var connector: RelayConnector
 
         public init(retryPolicy: RetryPolicy = .standard, relayTimeout: Duration = .seconds(10), idleInterval: Duration = .seconds(1),
-                    keyPackageLowWater: Int = 3,
+                    keyPackageLowWater: Int = 3, eventBudget: EventBudget = .standard, treeChunkTimeout: Duration = .seconds(30),
                     connector: @escaping RelayConnector = { WebSocketRelayClient(url: $0) }) {
             self.retryPolicy = retryPolicy; self.relayTimeout = relayTimeout; self.idleInterval = idleInterval
-            self.keyPackageLowWater = keyPackageLowWater; self.connector = connector
+            self.keyPackageLowWater = keyPackageLowWater; self.eventBudget = eventBudget; self.treeChunkTimeout = treeChunkTimeout
+            self.connector = connector
         }
     }
 }

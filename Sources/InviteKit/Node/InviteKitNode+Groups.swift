@@ -196,8 +196,7 @@ extension InviteKitNode {
         try store.write { tx in
             try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
             _ = try tx.messages.insert(message)
-            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: .message,
-                                    relays: row.relays, now: now)
+            try enqueue(event, purpose: .message, relays: row.relays, in: tx, now: now)
             message = try tx.messages.get(eventID: event.id) ?? message
         }
         // Only after the commit: a failed write leaves the group's ratchet where it was.
@@ -228,7 +227,7 @@ extension InviteKitNode {
         let now = currentTime()
         try store.write { tx in
             try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
-            try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: .leave, relays: row.relays, now: now)
+            try enqueue(event, purpose: .leave, relays: row.relays, in: tx, now: now)
         }
         setGroup(group, groupID: row.id)
         return event.id
@@ -265,8 +264,7 @@ extension InviteKitNode {
             try store.write { tx in
                 try tx.keyPackages.save(reference: bundle.reference, eventID: event.id, bundle: bundle.privateSerialization(),
                                         lastResort: bundle.keyPackage.isLastResort, now: now)
-                try tx.outbound.enqueue(eventID: event.id, eventJSON: event.jsonString, kind: event.kind, purpose: .keyPackage,
-                                        relays: relays, now: now)
+                try enqueue(event, purpose: .keyPackage, relays: relays, in: tx, now: now)
             }
         }
         return missing

@@ -8,7 +8,7 @@ extension InviteKitNode {
         try createInvite(groupID: groupID, format: .signed, singleUse: singleUse, expiresIn: expiresIn)
     }
 
-    /// Creates an invite for a hosted group and records it in `invites` (PROTOCOL §11.3).
+    /// Creates an invite for a hosted group and records it in `invites` (PROTOCOL §11.2).
     ///
     /// - `.signed`: a signed invite (§3) with the group's current tag. Each is its own row, keyed
     ///   by SHA-256 of its payload; a single-use one is used up on its own (§3.7), and rotating

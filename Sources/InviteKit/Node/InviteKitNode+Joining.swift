@@ -2,6 +2,7 @@ import InviteKitCrypto
 import InviteKitInvites
 import InviteKitMLS
 import InviteKitNostr
+import InviteKitRelay
 import InviteKitStore
 
 extension InviteKitNode {
@@ -26,10 +27,8 @@ extension InviteKitNode {
                                        requestEventID: out.joinRequest.id, createdAt: now, updatedAt: now)
         try store.write { tx in
             try tx.pendingJoins.insert(record)
-            try tx.outbound.enqueue(eventID: out.keyPackageEvent.id, eventJSON: out.keyPackageEvent.jsonString, kind: out.keyPackageEvent.kind,
-                                    purpose: .keyPackage, relays: out.relays, now: now)
-            try tx.outbound.enqueue(eventID: out.joinRequest.id, eventJSON: out.joinRequest.jsonString, kind: out.joinRequest.kind,
-                                    purpose: .joinRequest, relays: out.relays, now: now)
+            try enqueue(out.keyPackageEvent, purpose: .keyPackage, relays: out.relays, in: tx, now: now)
+            try enqueue(out.joinRequest, purpose: .joinRequest, relays: out.relays, in: tx, now: now)
         }
         return record
     }
@@ -52,19 +51,20 @@ extension InviteKitNode {
             return true
         case .welcome:
             guard let join = active.first(where: { $0.inviter == gift.sender.rawRepresentation }) else { return false }
-            let group = try MarmotMLSGroup.join(gift: gift, recipient: signingKey, store: keyPackages)
-            let groupID = Hex.encode(group.state.groupID)
-            try store.write { tx in
-                try tx.pendingJoins.markJoined(id: join.id, groupID: groupID, now: now)
-                try tx.groups.save(StoredGroup(id: groupID, nostrGroupID: Hex.encode(group.nostrGroupID), name: group.groupData.name,
-                                               engine: MarmotMLSGroup.engineName, engineVersion: MarmotMLSGroup.engineVersion,
-                                               state: group.serialized(), epoch: group.epoch, currentTag: nil,
-                                               relays: join.relays, updatedAt: now))
-                _ = try tx.processedRequests.record(ProcessedRequest(rumorID: gift.rumor.id, wrapID: wrap.id, outcome: "welcome",
-                                                                     groupID: groupID, processedAt: now))
+            let opened = try MarmotMLSGroup.openWelcome(gift: gift, recipient: signingKey, store: keyPackages)
+            guard let reference = opened.treeChunks else {
+                try completeJoin(try MarmotMLSGroup.join(opened, store: keyPackages), join: join, gift: gift, wrap: wrap)
+                return true
             }
-            setGroup(group, groupID: groupID, relays: join.relays, name: group.groupData.name)
-            emit(.joined(joinID: join.id, groupID: groupID, epoch: group.epoch))
+            // The tree is out of band: fetch its chunks without holding up the node's other work.
+            guard treeChunkFetches.insert(wrap.id).inserted else { return true }
+            let pools = try treeChunkPools(welcomeRelays: opened.relays, join: join)
+            let deadline = ContinuousClock.now.advanced(by: configuration.treeChunkTimeout)
+            Task {
+                let events = await TreeChunkFetch.fetch(reference, from: pools, deadline: deadline, requestTimeout: configuration.relayTimeout)
+                for pool in pools { await pool.close() }
+                self.finishJoin(opened, treeChunkEvents: events, join: join, gift: gift, wrap: wrap)
+            }
             return true
         case .joinRequest, .other:
             return false
@@ -73,6 +73,51 @@ extension InviteKitNode {
 }
 
 extension InviteKitNode {
+    /// Where a Welcome's chunks are asked for (PROTOCOL §5.11): the Welcome's own relays (those
+    /// that are valid relay URLs, at most ``maxWelcomeRelays``), then the join's and the node's.
+    private func treeChunkPools(welcomeRelays: [String], join: PendingJoinRecord) throws -> [RelayPool] {
+        let first = Array(welcomeRelays.filter(RelayURL.isValid).prefix(Self.maxWelcomeRelays))
+        let own = (join.relays + (try defaultRelays())).reduce(into: [String]()) { if !$0.contains($1) && !first.contains($1) { $0.append($1) } }
+        return [first, own].filter { !$0.isEmpty }.map { RelayPool($0.map { configuration.connector($0) }) }
+    }
+
+    /// A Welcome names its relays; a longer list is cut, so a Welcome cannot make the node dial
+    /// without bound.
+    static let maxWelcomeRelays = 8
+
+    /// Completes a join whose tree came in chunks: joins, or reports why not (the join stays
+    /// pending, its KeyPackage kept, and the same wrap is tried again when a relay sends it again).
+    private func finishJoin(_ opened: MarmotWelcomeJoin, treeChunkEvents: [NostrEvent], join: PendingJoinRecord,
+                            gift: UnwrappedGift, wrap: NostrEvent) {
+        defer { treeChunkFetches.remove(wrap.id) }
+        do {
+            guard try store.read({ tx in try tx.pendingJoins.get(id: join.id) })?.state == .requested else { return }
+            try completeJoin(try MarmotMLSGroup.join(opened, treeChunkEvents: treeChunkEvents, store: keyPackages), join: join, gift: gift, wrap: wrap)
+        } catch {
+            emit(.welcomeFailed(joinID: join.id, error: InviteKitError.from(error)))
+        }
+    }
+
+    /// Records a processed Welcome: the join, the group and the processed mark in one
+    /// transaction, then the group in memory. A member who joined as the last of a block of the
+    /// tree fills it with a self-update (PROTOCOL §5.11), so the group's Commits stay small.
+    private func completeJoin(_ group: MarmotMLSGroup, join: PendingJoinRecord, gift: UnwrappedGift, wrap: NostrEvent) throws {
+        let now = currentTime()
+        let groupID = Hex.encode(group.state.groupID)
+        try store.write { tx in
+            try tx.pendingJoins.markJoined(id: join.id, groupID: groupID, now: now)
+            try tx.groups.save(StoredGroup(id: groupID, nostrGroupID: Hex.encode(group.nostrGroupID), name: group.groupData.name,
+                                           engine: MarmotMLSGroup.engineName, engineVersion: MarmotMLSGroup.engineVersion,
+                                           state: group.serialized(), epoch: group.epoch, currentTag: nil,
+                                           relays: join.relays, updatedAt: now))
+            _ = try tx.processedRequests.record(ProcessedRequest(rumorID: gift.rumor.id, wrapID: wrap.id, outcome: "welcome",
+                                                                 groupID: groupID, processedAt: now))
+        }
+        setGroup(group, groupID: groupID, relays: join.relays, name: group.groupData.name)
+        emit(.joined(joinID: join.id, groupID: groupID, epoch: group.epoch))
+        if group.shouldFillAfterJoin { _ = try? selfUpdate(groupID: groupID) }
+    }
+
     /// Joins through a signed invite or a Whistle code and returns once the Welcome was
     /// processed (MIP-02): ``startJoin(invite:name:)``, then ``waitForJoin(_:timeout:)``. The
     /// relays are driven by ``run()``, which must be running in another task. Throws the
@@ -90,23 +135,26 @@ extension InviteKitNode {
         let events = events(bufferingNewest: 16)
         if let done = try joinResult(joinID) { return try done.get() }
         wake()
-        _ = await withTaskGroup(of: Bool.self) { group in
+        // A Welcome that could not be used ends the wait with its error; the join stays pending.
+        let failure: InviteKitError? = await withTaskGroup(of: InviteKitError?.self) { group in
             group.addTask {
                 for await e in events {
                     switch e {
-                    case .joined(let id?, _, _) where id == joinID: return true
-                    case .joinRefused(let id, _, _) where id == joinID: return true
+                    case .joined(let id?, _, _) where id == joinID: return nil
+                    case .joinRefused(let id, _, _) where id == joinID: return nil
+                    case .welcomeFailed(let id, let error) where id == joinID: return error
                     default: continue
                     }
                 }
-                return false
+                return nil
             }
-            if let timeout { group.addTask { try? await Task.sleep(for: timeout); return false } }
-            let first = await group.next() ?? false
+            if let timeout { group.addTask { try? await Task.sleep(for: timeout); return nil } }
+            let first = await group.next() ?? nil
             group.cancelAll()
             return first
         }
         if let done = try joinResult(joinID) { return try done.get() }
+        if let failure { throw failure }
         throw InviteKitError(.timedOut, underlyingCode: "join_pending")
     }
 

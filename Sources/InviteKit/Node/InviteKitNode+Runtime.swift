@@ -9,7 +9,7 @@ extension InviteKitNode {
     /// backoff and NIP-42 as `WebSocketRelayClient` does them), a live subscription for this
     /// node's gift wraps (NIP-59; the first answer is the catch-up) and one for the kind-445
     /// events of every group it is in (MIP-03 `#h`, renewed as groups are created, joined, left
-    /// or removed), the outbound queue with its retries (PROTOCOL §11.4), Commit → `OK` →
+    /// or removed), the outbound queue with its retries (docs/storage.md §2), Commit → `OK` →
     /// Welcome (MIP-02), KeyPackage top-up (MIP-00) and the answers to pending joins.
     ///
     /// Returns when cancelled, after closing its connections; throws when the store can no
@@ -157,8 +157,16 @@ extension InviteKitNode {
                     break
                 }
             }
+            // Ended without being closed by the node (the connection was closed under it): the
+            // next round opens the feed again, so the node never stays deaf.
+            if !Task.isCancelled { await self?.feedEnded(key) }
         }
         return NodeRuntimeState.Feed(key: key, subscription: subscription, reader: reader)
+    }
+
+    private func feedEnded(_ key: [String]) {
+        if runtime?.giftWraps?.key == key { runtime?.giftWraps = nil }
+        if runtime?.groupEvents?.key == key { runtime?.groupEvents = nil }
     }
 
     /// The run's connection to `url`, opened on first use.

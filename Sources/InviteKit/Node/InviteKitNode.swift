@@ -10,7 +10,7 @@ import InviteKitStore
 /// database pool, and reads what happens from ``events(bufferingNewest:)``.
 ///
 /// Every state change is one store transaction, and nothing a transaction decided is handed to a
-/// relay before it commits (PROTOCOL §11.1). ``run()`` drives the relays: live subscriptions for
+/// relay before it commits (docs/storage.md §3). ``run()`` drives the relays: live subscriptions for
 /// this node's gift wraps and its groups' kind-445 events, the outbound queue with its retries,
 /// the Commit → `OK` → Welcome order, KeyPackage top-up and the answers to pending joins. Every
 /// public method throws ``InviteKitError``.
@@ -35,6 +35,9 @@ public actor InviteKitNode {
     /// Own Commits waiting for a relay's `OK`, by Commit event id (mirrors the waiting
     /// `pending_commits` rows).
     var pendingCommits: [String: NodePendingCommit] = [:]
+    /// Welcome wraps whose ratchet-tree chunks are being fetched (PROTOCOL §5.11): a wrap a relay
+    /// sends again meanwhile starts no second fetch.
+    var treeChunkFetches: Set<String> = []
     /// Every group this node hosts or joined, by private group id: the one registry. An entry
     /// changes only after the transaction that stored its new state committed.
     var registry: [String: NodeGroupEntry] = [:]
@@ -122,7 +125,7 @@ public actor InviteKitNode {
         self.keyPackages = StoreKeyPackageStore(store: store, clock: clock)
         let tags = TransactionConsumedTagStore(store: store, clock: clock)
         self.consumedTags = tags
-        self.processor = JoinRequestProcessor(inviter: key, consumedTags: tags, clock: clock, rng: rng)
+        self.processor = JoinRequestProcessor(inviter: key, consumedTags: tags, clock: clock, rng: rng, budget: configuration.eventBudget)
         for row in try store.read({ tx in try tx.groups.all() }) {
             var group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
             // A state of an older format carried its buffered events: they move to the table
@@ -142,7 +145,7 @@ public actor InviteKitNode {
             pendingCommits[waiting.commitEventID] = try NodePendingCommit(restoring: waiting)
         }
         // This node holds the home's lock, so no connection of an earlier process is alive: what
-        // it had written and not heard back about is due again at once (PROTOCOL §11.4).
+        // it had written and not heard back about is due again at once (docs/storage.md §2).
         let (restartedAt, outboundRules) = (clock(), machine)
         try store.write { tx in try tx.outbound.requeueSent(now: restartedAt, machine: outboundRules) }
     }
@@ -235,8 +238,7 @@ public actor InviteKitNode {
             var groupID: String?
             switch decision {
             case .rejected(let reply, _):
-                try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: .joinError,
-                                        relays: replyRelays, now: now)
+                try enqueue(reply, purpose: .joinError, relays: replyRelays, in: tx, now: now)
             case .accepted(let pending):
                 groupID = pending.conversationID
                 try queue(.join(pending), requestID: gift.rumor.id, relays: hostedGroup(pending.conversationID)?.relays ?? replyRelays,
@@ -358,8 +360,7 @@ public actor InviteKitNode {
                 if case .join(let join)? = pendingCommits[eventID], let requestID = waiting.requestID {
                     try tx.consumedTags.release(requestID: requestID)
                     if let reply = processor.refusal(of: join, reason: "no relay stored the group's commit") {
-                        try tx.outbound.enqueue(eventID: reply.id, eventJSON: reply.jsonString, kind: reply.kind, purpose: .joinError,
-                                                relays: try tx.identity.relays(), now: now)
+                        try enqueue(reply, purpose: .joinError, relays: try tx.identity.relays(), in: tx, now: now)
                     }
                 }
                 // An approved Whistle request whose Commit nobody took can be approved again.

@@ -11,6 +11,10 @@ public enum NodeEvent: Sendable {
     /// The inviter refused a pending join: the raw `invite_join_error` (PROTOCOL §8.2) and the
     /// taxonomy error an app shows for it.
     case joinRefused(joinID: String, InviteJoinError, error: InviteKitError)
+    /// A Welcome for a pending join could not be used: its ratchet-tree chunks (PROTOCOL §5.11)
+    /// were missing or invalid, or it did not open. The join stays pending and keeps its
+    /// KeyPackage, so a Welcome sent again still works.
+    case welcomeFailed(joinID: String, error: InviteKitError)
     /// A group message from another member was stored.
     case messageReceived(StoredMessage)
     /// An own message was stored and queued (``InviteKitNode/send(_:to:)``).

@@ -94,7 +94,7 @@ public enum MLSErrorCodes {
         /// A ratchet-tree chunk event is malformed, does not decrypt, or the chunks do not make up
         /// the tree the GroupInfo names (PROTOCOL §5.11).
         case treeChunkInvalid = "tree_chunk_invalid"
-        /// Stored bytes of a format version this build does not read (PROTOCOL.md §5.10.9).
+        /// Stored bytes of a format version this build does not read (PROTOCOL.md §5.10).
         case unsupportedVersion = "unsupported_version"
     }
 

@@ -2,12 +2,14 @@ import InviteKitCrypto
 
 extension MLSGroupState {
     /// Creates a commit (RFC 9420 §12.4.1) with `actions` inline and `references` (proposals
-    /// received this epoch, e.g. SelfRemove) by reference. It always carries an UpdatePath, which
-    /// also makes an empty commit a self-update. Nothing changes until ``merge(_:)``.
+    /// received this epoch, e.g. SelfRemove) by reference. It carries an UpdatePath (which also
+    /// makes an empty commit a self-update) unless `includeUpdatePath` is `false` and the proposals
+    /// do not need one (adds only, RFC 9420 §12.4); then the commit secret is all zero (RFC 9420
+    /// §8) and nobody's keys change. Nothing changes until ``merge(_:)``.
     ///
     /// - Parameter wireFormat: `.privateMessage` (default) or `.publicMessage`.
     public func commit(_ actions: [MLSProposalAction], references: [[UInt8]] = [], wireFormat: WireFormat = .privateMessage,
-                       authenticatedData: [UInt8] = [], welcomeTree: WelcomeTreePolicy = .inline,
+                       authenticatedData: [UInt8] = [], welcomeTree: WelcomeTreePolicy = .inline, includeUpdatePath: Bool = true,
                        rng: RandomSource = SystemRandom()) throws -> MLSPendingCommit {
         guard !isRemoved else { throw MLSError(.notMember, "this member was removed from the group") }
         let me = ownLeaf
@@ -23,13 +25,29 @@ extension MLSGroupState {
         let resolved = try resolve(Commit(proposals: items, path: nil), committer: me)
         let applied = try AppliedProposals(proposals: resolved, committer: me, tree: tree, context: groupContext)
 
-        let pending = try TreeKEM.preparePath(tree: applied.tree, leafIndex: me, suite: cipherSuite, groupID: groupID,
-                                              signingKey: signatureKey, rng: rng)
         var provisional = groupContext
         provisional.epoch += 1
         provisional.extensions = applied.extensions
-        provisional.treeHash = pending.tree.treeHash
-        let path = try pending.updatePath(groupContext: provisional.tlsSerialized, excludingAdded: Set(applied.added.map(\.leaf)), rng: rng)
+        let newTree: RatchetTree
+        var newPrivate = privateTree
+        var commitSecret = SecureBytes(zeroedCount: cipherSuite.hashLength)
+        var path: UpdatePath?
+        var pending: PendingUpdatePath?
+        if includeUpdatePath || applied.pathRequired || actions.isEmpty && references.isEmpty {
+            let prepared = try TreeKEM.preparePath(tree: applied.tree, leafIndex: me, suite: cipherSuite, groupID: groupID,
+                                                   signingKey: signatureKey, rng: rng)
+            provisional.treeHash = prepared.tree.treeHash
+            path = try prepared.updatePath(groupContext: provisional.tlsSerialized, excludingAdded: Set(applied.added.map(\.leaf)), rng: rng)
+            newTree = prepared.tree
+            newPrivate = prepared.privateState
+            commitSecret = prepared.commitSecret
+            pending = prepared
+        } else {
+            // As a receiver applies a commit without a path (MLSGroupState+Process).
+            newTree = applied.tree
+            provisional.treeHash = newTree.treeHash
+            newPrivate.prune(against: newTree)
+        }
         let commit = Commit(proposals: items, path: path)
 
         let oldContext = groupContext.tlsSerialized
@@ -39,7 +57,7 @@ extension MLSGroupState {
         let confirmed = try TranscriptHashes.confirmed(interimBefore: interimTranscriptHash, authenticatedContent: authenticated)
         var context = provisional
         context.confirmedTranscriptHash = confirmed
-        let secrets = try KeySchedule.nextEpoch(initSecret: epochSecrets.initSecret, commitSecret: pending.commitSecret,
+        let secrets = try KeySchedule.nextEpoch(initSecret: epochSecrets.initSecret, commitSecret: commitSecret,
                                                 groupContext: context.tlsSerialized, suite: cipherSuite)
         let tag = HMACSHA256.authenticate(confirmed, key: secrets.confirmationKey)
         authenticated.auth.confirmationTag = tag
@@ -57,16 +75,16 @@ extension MLSGroupState {
 
         next.retainEpoch()
         next.groupContext = context
-        next.tree = pending.tree
-        next.privateTree = pending.privateState
+        next.tree = newTree
+        next.privateTree = newPrivate
         next.epochSecrets = secrets
         next.interimTranscriptHash = TranscriptHashes.interim(confirmed: confirmed, confirmationTag: tag)
-        next.secretTree = try SecretTree(encryptionSecret: secrets.encryptionSecret, leafCount: pending.tree.leafCount, suite: cipherSuite)
+        next.secretTree = try SecretTree(encryptionSecret: secrets.encryptionSecret, leafCount: newTree.leafCount, suite: cipherSuite)
         next.proposalCache = []
 
         var welcome: Welcome?
         if !applied.added.isEmpty {
-            welcome = try next.makeWelcome(confirmationTag: tag, joiners: applied.added.map { ($0.keyPackage, pending.pathSecret(forJoiner: $0.leaf)) },
+            welcome = try next.makeWelcome(confirmationTag: tag, joiners: applied.added.map { ($0.keyPackage, pending?.pathSecret(forJoiner: $0.leaf)) },
                                            welcomeTree: welcomeTree, rng: rng)
         }
         return MLSPendingCommit(message: framed.tlsSerialized, welcome: welcome.map { MLSMessage(.welcome($0)).tlsSerialized },

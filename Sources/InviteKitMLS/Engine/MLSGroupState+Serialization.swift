@@ -7,7 +7,7 @@ extension MLSGroupState {
     public static let readableSerializationVersions: ClosedRange<UInt8> = 1...2
 
     /// The whole member state as versioned bytes, in zeroizing storage because it holds every
-    /// secret of the member (PROTOCOL.md §5.10.9): `uint8 version = 2; GroupContext; StoredTree
+    /// secret of the member (PROTOCOL.md §5.10): `uint8 version = 2; GroupContext; StoredTree
     /// tree; opaque signature_seed<V>; opaque tree_private<V>; opaque epoch_secrets<V>[11]; opaque
     /// interim_transcript_hash<V>; SecretTree; uint8 removed; RetainedEpoch retained<V>;
     /// CachedProposal proposals<V>;` with `StoredTree = uint8 form; select (form) { 0: ratchet_tree;

@@ -36,8 +36,22 @@ extension MarmotGroup where Engine == MLSGroupState {
     /// The commit, Welcome tree policy from `budget`, without the size check on its event.
     func uncheckedCommit(adding keyPackages: [ValidatedKeyPackage], removing: [[UInt8]], groupData newData: MarmotGroupData?,
                          includeSelfRemoves: Bool, budget: EventBudget, now: Int64, rng: RandomSource) throws -> MarmotPendingCommit<MLSGroupState> {
-        try commit(adding: keyPackages, removing: removing, groupData: newData, includeSelfRemoves: includeSelfRemoves,
-                   welcomeTree: welcomeTreePolicy(budget: budget, now: now), now: now, rng: rng)
+        let addsOnly = !keyPackages.isEmpty && removing.isEmpty && newData == nil && !includeSelfRemoves
+        return try commit(adding: keyPackages, removing: removing, groupData: newData, includeSelfRemoves: includeSelfRemoves,
+                          welcomeTree: welcomeTreePolicy(budget: budget, now: now),
+                          includeUpdatePath: !(addsOnly && updatePathIsOverHalf(of: budget)), now: now, rng: rng)
+    }
+
+    /// Wire bytes of one UpdatePath ciphertext in a kind-445 event: an HPKE ciphertext of a path
+    /// secret (32-byte KEM output, 32 + 16 bytes sealed, length prefixes), base64-encoded.
+    static let pathCiphertextWireBytes = 112
+
+    /// Whether this member's UpdatePath would take more than half of `budget`: then its add-only
+    /// commits go without one (PROTOCOL §5.11), which RFC 9420 §12.4 allows, so adding stays
+    /// possible in a tree whose parents are blank (one just built by adds). Below that, add
+    /// commits keep their path, as MDK's do.
+    package func updatePathIsOverHalf(of budget: EventBudget) -> Bool {
+        LargeGroupFill.pathCiphertexts(tree: state.tree, leaf: state.ownLeaf) * Self.pathCiphertextWireBytes > budget.maxEventBytes / 2
     }
 
     /// The "commit published" step for large groups: applies the commit (as

@@ -45,7 +45,7 @@ extension MLSGroupState: MarmotEngine {
         }
         let references = request.includeSelfRemoves ? pendingSelfRemoves.map(\.reference) : []
         let pending = try commit(actions, references: references, wireFormat: .privateMessage, authenticatedData: [],
-                                 welcomeTree: request.welcomeTree, rng: rng)
+                                 welcomeTree: request.welcomeTree, includeUpdatePath: request.includeUpdatePath, rng: rng)
         return (pending, pending.message, pending.welcome)
     }
 

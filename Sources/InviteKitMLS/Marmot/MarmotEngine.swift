@@ -65,9 +65,14 @@ public struct MarmotCommitRequest: Sendable {
     /// How the Welcome conveys the ratchet tree (PROTOCOL §5.11); engines without out-of-band
     /// trees ignore it.
     public var welcomeTree: WelcomeTreePolicy
+    /// `false`: an add-only commit goes without an UpdatePath (RFC 9420 §12.4: a path is needed
+    /// only for Update, Remove, GroupContextExtensions or no proposal), so its size does not grow
+    /// with the group (PROTOCOL §5.11). Ignored when the proposals need a path.
+    public var includeUpdatePath: Bool
 
     public init(adds: [KeyPackage] = [], removes: [[UInt8]] = [], groupData: MarmotGroupData? = nil, includeSelfRemoves: Bool = false,
-                welcomeTree: WelcomeTreePolicy = .inline) {
+                welcomeTree: WelcomeTreePolicy = .inline, includeUpdatePath: Bool = true) {
+        self.includeUpdatePath = includeUpdatePath
         self.adds = adds
         self.removes = removes
         self.groupData = groupData

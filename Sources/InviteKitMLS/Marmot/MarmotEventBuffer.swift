@@ -86,7 +86,7 @@ public struct MarmotEventBuffer: Sendable, Equatable {
     }
 
     /// `uint8 version = 1; opaque events<V>` with each event's JSON as an `opaque<V>`, oldest
-    /// first (PROTOCOL.md §5.10.9).
+    /// first (PROTOCOL.md §5.10).
     public func serialized() -> [UInt8] {
         var w = TLSWriter(capacity: 16 + byteCount + 4 * events.count)
         w.writeUInt8(Self.serializationVersion)

@@ -8,7 +8,7 @@ extension MarmotGroup {
     public static var readableSerializationVersions: ClosedRange<UInt8> { 1...2 }
 
     /// The member's Marmot state as versioned bytes, in zeroizing storage because it holds every
-    /// secret (PROTOCOL.md §5.10.9): `uint8 version = 2; opaque engine<V>; Snapshot snapshots<V>;
+    /// secret (PROTOCOL.md §5.10): `uint8 version = 2; opaque engine<V>; Snapshot snapshots<V>;
     /// opaque seen_event_ids<V>; opaque seen_content_hashes<V>; opaque leave_requests<V>;` with
     /// `Snapshot = { opaque engine<V>; opaque group_data<V>; uint64 created_at; opaque event_id<V>;
     /// opaque content_hash<V>; opaque added<V>; opaque key_package_events<V>; }`. Events are kept

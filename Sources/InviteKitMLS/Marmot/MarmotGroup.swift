@@ -91,17 +91,18 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
                        includeSelfRemoves: Bool = false, now: Int64 = UnixTime.now(),
                        rng: RandomSource = SystemRandom()) throws -> MarmotPendingCommit<Engine> {
         try commit(adding: keyPackages, removing: removing, groupData: newData, includeSelfRemoves: includeSelfRemoves,
-                   welcomeTree: .inline, now: now, rng: rng)
+                   welcomeTree: .inline, includeUpdatePath: true, now: now, rng: rng)
     }
 
     /// The one commit builder: who may commit what (MIP-03), then the engine's commit and its
-    /// kind-445 event. `welcomeTree` says how the Welcome carries the tree (PROTOCOL §5.11).
+    /// kind-445 event. `welcomeTree` says how the Welcome carries the tree, `includeUpdatePath`
+    /// whether an add-only commit carries a path (PROTOCOL §5.11).
     func commit(adding keyPackages: [ValidatedKeyPackage], removing: [[UInt8]], groupData newData: MarmotGroupData?,
-                includeSelfRemoves: Bool, welcomeTree: WelcomeTreePolicy, now: Int64,
+                includeSelfRemoves: Bool, welcomeTree: WelcomeTreePolicy, includeUpdatePath: Bool, now: Int64,
                 rng: RandomSource) throws -> MarmotPendingCommit<Engine> {
         guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
         let request = MarmotCommitRequest(adds: keyPackages.map(\.keyPackage), removes: removing, groupData: newData,
-                                          includeSelfRemoves: includeSelfRemoves, welcomeTree: welcomeTree)
+                                          includeSelfRemoves: includeSelfRemoves, welcomeTree: welcomeTree, includeUpdatePath: includeUpdatePath)
         let selfRemovesOnly = includeSelfRemoves && keyPackages.isEmpty && removing.isEmpty && newData == nil
         guard isAdmin || request.isSelfUpdate || selfRemovesOnly else {
             throw MLSError(.notAdmin, "only admins commit anything but a self-update")

@@ -1,4 +1,4 @@
-/// A tree stored as its differences from another one (PROTOCOL.md §5.10.9): the retained epochs
+/// A tree stored as its differences from another one (PROTOCOL.md §5.10): the retained epochs
 /// and rollback snapshots of a group differ from its current tree by a few paths, so a stored
 /// state holds one full tree and small deltas instead of many full trees.
 ///

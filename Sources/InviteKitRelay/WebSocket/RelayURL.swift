@@ -1,7 +1,7 @@
 import Foundation
 
 /// The check every relay URL passes before it is stored or dialled (NIP-01 relays are
-/// `ws://` or `wss://` WebSocket endpoints; PROTOCOL §11.1): scheme ws or wss, a host, an
+/// `ws://` or `wss://` WebSocket endpoints; docs/cli.md §3): scheme ws or wss, a host, an
 /// optional port in 1...65535, no user info or fragment, no whitespace or control characters,
 /// at most ``maxLength`` bytes. `init --relay`, `--relay` options and `serve` ask it.
 public enum RelayURL {

@@ -5,7 +5,7 @@ extension Store {
     /// What `invitekit doctor` reports about a database, read through a read-only connection
     /// that never creates, migrates or repairs anything: the schema version, the lines of
     /// `PRAGMA integrity_check` (`["ok"]` when sound) and the outbound events some relay has
-    /// not settled yet (PROTOCOL §11.4).
+    /// not settled yet (docs/storage.md §2).
     public static func inspect(path: String) throws -> (schemaVersion: Int, integrity: [String], queuedDeliveries: Int) {
         let store = try openUnmigrated(path: path)
         return try store.read { tx in

@@ -1,4 +1,4 @@
-/// Why an event is in the outbound queue (`outbound.purpose`, PROTOCOL §11.3): the one list of
+/// Why an event is in the outbound queue (`outbound.purpose`, PROTOCOL §11.2): the one list of
 /// names, so the node, the CLI and the tests ask it rather than spell strings.
 public struct OutboundPurpose: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let rawValue: String
@@ -13,6 +13,9 @@ public struct OutboundPurpose: RawRepresentable, Hashable, Sendable, Expressible
     public static let commit: OutboundPurpose = "commit"
     /// A gift-wrapped Welcome, gated on its Commit (MIP-02).
     public static let welcome: OutboundPurpose = "welcome"
+    /// A ratchet-tree chunk (kind 447, PROTOCOL §5.11), gated on the one before it (the first on
+    /// its Commit): every chunk is stored before a Welcome naming them goes out.
+    public static let treeChunk: OutboundPurpose = "tree_chunk"
     /// A gift-wrapped `invite_join_error` (PROTOCOL §8.2).
     public static let joinError: OutboundPurpose = "join_error"
     /// A KeyPackage event (kind 30443, MIP-00).

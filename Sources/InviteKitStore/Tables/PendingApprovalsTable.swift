@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Whistle join requests waiting for an admin (PROTOCOL §11.3).
+/// Whistle join requests waiting for an admin (PROTOCOL §11.2).
 public struct PendingApprovalsTable {
     let db: Database
 

@@ -3,7 +3,7 @@ import Foundation
 import InviteKit
 import InviteKitStore
 
-/// `invitekit doctor`: a read-only check of a node's home (PROTOCOL §11.1): file modes, whether
+/// `invitekit doctor`: a read-only check of a node's home (docs/cli.md §5; the home: PROTOCOL §11.1): file modes, whether
 /// the key and the database are both there, the schema version, `PRAGMA integrity_check`, who
 /// holds the lock, and how many deliveries wait for a relay. Exit 0 when nothing is wrong, 1
 /// otherwise. Changes nothing.

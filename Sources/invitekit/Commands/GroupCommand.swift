@@ -1,84 +1,243 @@
 import ArgumentParser
 import Foundation
 import InviteKit
+import InviteKitMLS
+import InviteKitStore
 
-/// `invitekit group …`: one member's Marmot group (RFC 9420 MLS over Nostr) kept in a state file,
-/// for scripting and interop debugging (issue 11, "CLI"). Every command prints JSON lines.
-struct GroupCommand: ParsableCommand {
+/// `invitekit group …`: a node's groups, kept in its home (PROTOCOL §11). The state-file tool
+/// (`--state FILE`, no home) is `invitekit mls …`.
+struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "group", abstract: "A Marmot group (RFC 9420 MLS over Nostr) kept in a state file; JSON lines out.",
-        subcommands: [Create.self, Add.self, Remove.self, Update.self, Leave.self, Confirm.self, Process.self, Send.self, Simulate.self])
+        commandName: "group",
+        abstract: "A node's groups, kept in its home (the state-file tool is `invitekit mls`).",
+        subcommands: [New.self, List.self, Members.self, Send.self, Read.self, Add.self, Remove.self, Leave.self, Update.self])
 
-    /// `--state FILE`, shared by every command that works on a group.
-    struct StateOption: ParsableArguments {
-        @Option(name: .customLong("state"), help: ArgumentHelp("Group state file (created 0600, replaced atomically).", valueName: "file"))
-        var path: String
-        @Option(name: .customLong("lock-wait"), help: ArgumentHelp("Seconds to wait for another command holding the state's lock (0...600).", valueName: "seconds"),
-                transform: NumericOption.seconds(0...600))
-        var lockWait: Double = GroupStateFile.defaultLockWait
-
-        func validate() throws {
-            guard lockWait.isFinite, (0...600).contains(lockWait) else { throw ValidationError("--lock-wait must be a number of seconds in 0...600") }
+    /// `--home` and `--json`, on every node command.
+    struct HomeOptions: ParsableArguments {
+        @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+        @Flag(help: "Print JSON.") var json = false
+        var resolved: StoreHome { StoreHome.resolve(home) }
+        /// The home, refused (naming the missing file and the way out) unless it holds both its
+        /// key and its database: `group new` must not start over on an empty database.
+        func intact() throws -> StoreHome {
+            let home = resolved
+            try home.requireIntact()
+            return home
         }
-
-        /// Runs one command's read-modify-write of the state under its lock.
-        func locked<T>(_ body: () throws -> T) throws -> T { try GroupStateFile.locked(path, wait: lockWait, body) }
     }
 
-    /// Non-empty lines of stdin, each one Nostr event. Everything is parsed before anything is
-    /// processed, so malformed input changes nothing.
-    static func readEvents(requireSignature: Bool = true) throws -> [NostrEvent] {
-        let input = try StdIO.readAll()
-        var events: [NostrEvent] = []
-        var lineNumber = 0
-        for line in input.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            let trimmed = line.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0d })
-            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0d }) { continue }
-            do { events.append(try NostrEvent(json: Array(trimmed), requireSignature: requireSignature)) } catch {
-                throw CLIFailure("stdin line \(lineNumber) is not a Nostr event: \(CLIMessages.describe(error))")
+    struct New: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "new", abstract: "Create a group with this node as its admin; print its id.")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The group's name.") var name: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let node = try InviteKitNode(home: try options.intact())
+                let group = try await node.createGroup(name: name)
+                NodeOutput.emit(options.json, ["group": group.id, "nostr_group_id": group.nostrGroupID, "name": name],
+                                text: group.id)
             }
         }
-        return events
     }
 
-    /// An `--admin` / `--member` value: 64 hex characters or npub1….
-    static func publicKey(_ text: String, option: String) throws -> [UInt8] {
-        do { return try NostrKeys.parsePublicKey(text).rawRepresentation } catch {
-            throw CLIFailure("\(option) \(text) is not a public key (64 hex characters or npub1…)", exitCode: 64)
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List this node's groups (read only: works while serve runs).")
+        @OptionGroup var options: HomeOptions
+
+        func run() async throws {
+            try runReportingErrors {
+                let rows = try NodeOutput.readStore(try options.intact()) { tx in try tx.groups.all() }
+                for g in rows {
+                    NodeOutput.emit(options.json, ["group": g.id, "nostr_group_id": g.nostrGroupID, "name": g.name ?? "", "epoch": "\(g.epoch)"],
+                                    text: "\(g.id)  epoch \(g.epoch)  \(g.name ?? "(unnamed)")")
+                }
+            }
         }
     }
 
-    /// A group commit command's common tail: refuse to stack commits, record the new one as
-    /// pending, save, print it.
-    static func recordPending(_ file: inout GroupStateFile, path: String, action: String,
-                              build: (GroupStateFile.Group) throws -> GroupStateFile.Pending) throws {
-        if let p = file.pending, p.fromEpoch == file.group.epoch {
-            throw CLIFailure("a commit is already pending for epoch \(p.fromEpoch) (event \(p.event.id)): run group confirm first")
+    struct Members: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "members", abstract: "List a group's members with their admin flag, and its epoch (read only: works while serve runs).")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The group id.") var group: String
+
+        func run() async throws {
+            try runReportingErrors {
+                // The stored state is current after every transaction, so no lock is needed.
+                let (members, epoch) = try InviteKitNode.storedMembers(home: try options.intact(), group: group)
+                for m in members {
+                    let npub = NodeOutput.npub(m.publicKey)
+                    NodeOutput.emit(options.json, ["npub": npub, "admin": m.isAdmin ? "true" : "false", "epoch": "\(epoch)"],
+                                    text: "\(npub)\(m.isAdmin ? "  admin" : "")  epoch \(epoch)")
+                }
+            }
         }
-        let pending = try build(file.group)
-        file.pending = pending
-        try file.save(path)
-        var o = JSONOutput()
-        o.add("type", "pending_commit")
-        o.add("action", action)
-        o.add("from_epoch", Int64(pending.fromEpoch))
-        o.add("added", json: .array(pending.keyPackageEvents.map { .string($0.pubkey) }))
-        o.add("event", json: pending.event.jsonValue)
-        StdIO.printLine(o.string)
     }
 
-    /// The group line printed by `create` and on joining.
-    static func groupSummary(_ group: GroupStateFile.Group, type: String) -> JSONOutput {
-        var o = JSONOutput()
-        o.add("type", type)
-        o.add("nostr_group_id", Hex.encode(group.nostrGroupID))
-        o.add("mls_group_id", Hex.encode(group.state.groupID))
-        o.add("epoch", Int64(group.epoch))
-        o.add("name", group.groupData.name)
-        o.add("members", json: .array(group.state.memberIdentities.map { .string(Hex.encode($0)) }))
-        o.add("admins", json: .array(group.groupData.admins.map { .string(Hex.encode($0)) }))
-        o.add("relays", json: .array(group.groupData.relays.map { .string($0) }))
-        return o
+    struct Send: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "send", abstract: "Send a message; print its delivery status once a relay acknowledged it.")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The group id.") var group: String
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 30
+        @Argument(help: "The message.") var text: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                let home = try options.intact()
+                let deadline = try NodeOutput.deadline(after: timeout)
+                var status: StoredMessage.Status?
+                let read = { (id: String) in { (tx: StoreTransaction) in try tx.messages.get(eventID: id)?.status ?? .pending } }
+                let final = { (s: StoredMessage.Status) in s == .acked || s == .failed }
+                let handled = try await NodeInbox.perform(.send(group: group, text: text), home: home, deadline: deadline) { node, id in
+                    status = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: read(id), until: final)
+                }
+                guard case .done(let eventID) = handled else {
+                    NodeOutput.emit(options.json, ["status": "not_sent"], text: "not sent")
+                    throw CLIFailure("not sent: serve did not take the message within \(timeout) s", exitCode: 4)
+                }
+                var last = status ?? .pending
+                if status == nil { last = try await NodeOutput.wait(home, deadline: deadline, read: read(eventID), until: final) }
+                // Queued is not lost: whoever runs this home next (serve, or any command) sends it.
+                let shown = last == .pending || last == .sent ? "queued" : last.rawValue
+                NodeOutput.emit(options.json, ["event": eventID, "status": shown], text: "\(shown) \(eventID)")
+                switch last {
+                case .acked: return
+                case .failed: throw CLIFailure("every relay refused the message", exitCode: 4)
+                default: throw CLIFailure("queued; no relay acknowledged it within \(timeout) s (it is sent when this home next runs)", exitCode: 4)
+                }
+            }
+        }
+    }
+
+    struct Read: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "read", abstract: "Print a group's history in order (sender npub, time, status); --follow keeps printing.")
+        @OptionGroup var options: HomeOptions
+        @Option(help: "The group id.") var group: String
+        @Flag(help: "Keep printing new messages until interrupted.") var follow = false
+        @Option(help: "Seconds between checks with --follow.", transform: NumericOption.seconds(NumericOption.pollInterval)) var interval: Double = 0.5
+
+        func run() async throws {
+            try await runReportingErrors {
+                let home = try options.intact()
+                let row = try NodeOutput.readStore(home) { tx in try tx.groups.find(group) }
+                guard let row else { throw CLIFailure("no group \(group)") }
+                var after: (createdAt: Int64, sequence: Int64)?
+                repeat {
+                    let page = try NodeOutput.readStore(home) { tx in try tx.messages.history(groupID: row.id, after: after, limit: 500) }
+                    for m in page {
+                        let npub = NodeOutput.npub(m.sender)
+                        NodeOutput.emit(options.json, ["event": m.eventID, "sender": npub, "created_at": "\(m.createdAt)", "status": m.status.rawValue,
+                                                       "content": m.content],
+                                        text: "\(NodeOutput.time(m.createdAt))  \(npub)  [\(m.status.rawValue)]  \(m.content)")
+                        after = (m.createdAt, m.sequence)
+                    }
+                    if follow && page.isEmpty { try await Task.sleep(for: .milliseconds(Int(interval * 1000))) }
+                } while follow
+            }
+        }
+    }
+
+    /// `--home`, `--json`, `--group` and `--timeout`: every membership change.
+    struct ChangeOptions: ParsableArguments {
+        @OptionGroup var home: HomeOptions
+        @Option(help: "The group id.") var group: String
+        @Option(help: "Give up waiting for the relay after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 30
+        @Option(help: "Largest event to publish, in bytes (PROTOCOL §5.11); a running serve uses its own.",
+                transform: NumericOption.integer(NumericOption.maxEventBytes)) var maxEventBytes: Int = EventBudget.defaultMaxEventBytes
+        var budget: EventBudget { get throws { try EventBudget(maxEventBytes: maxEventBytes) } }
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add users by npub (admins only): fetch their KeyPackages from the group's relays, commit (in as many Commits as --max-event-bytes needs), and send each Welcome after a relay's OK.")
+        @OptionGroup var change: ChangeOptions
+        @Option(help: "A user's npub1… or hex key; repeat the option to add several.") var member: [String]
+
+        func run() async throws {
+            try await runReportingErrors {
+                guard !member.isEmpty else { throw ValidationError("at least one --member is required") }
+                for m in member { _ = try NostrKeys.parsePublicKey(m) }
+                try await GroupCommand.commit(.add(group: change.group, member: member.joined(separator: ",")), options: change.home, timeout: change.timeout, budget: try change.budget)
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove a member (admins only); print the new epoch once a relay acknowledged the Commit.")
+        @OptionGroup var change: ChangeOptions
+        @Option(help: "The member's npub1… or hex key.") var member: String
+
+        func run() async throws {
+            try await runReportingErrors {
+                _ = try NostrKeys.parsePublicKey(member)
+                try await GroupCommand.commit(.remove(group: change.group, member: member), options: change.home, timeout: change.timeout, budget: try change.budget)
+            }
+        }
+    }
+
+    struct Leave: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "leave", abstract: "Ask to leave the group (an admin commits it); print once a relay acknowledged the request.")
+        @OptionGroup var change: ChangeOptions
+
+        func run() async throws {
+            try await runReportingErrors {
+                let home = try change.home.intact()
+                let deadline = try NodeOutput.deadline(after: change.timeout)
+                let read = { (id: String) in { (tx: StoreTransaction) in OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: id)) } }
+                let final = { (s: EventDeliverySummary) in s == .acked || s == .failed }
+                var summary: EventDeliverySummary?
+                let handled = try await NodeInbox.perform(.leave(group: change.group), home: home, deadline: deadline) { node, id in
+                    summary = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: read(id), until: final)
+                }
+                guard case .done(let id) = handled else { throw CLIFailure("not sent: serve did not take the request", exitCode: 4) }
+                var last = summary ?? .queued
+                if summary == nil { last = try await NodeOutput.wait(home, deadline: deadline, read: read(id), until: final) }
+                NodeOutput.emit(change.home.json, ["event": id, "status": last.rawValue],
+                                text: "leave request \(id) \(last.rawValue); an admin's Commit removes this member")
+                if last != .acked { throw CLIFailure("the leave request was not acknowledged by any relay (\(last.rawValue))", exitCode: 4) }
+            }
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "update", abstract: "Rotate this member's keys (a self-update Commit); print the new epoch once a relay acknowledged it.")
+        @OptionGroup var change: ChangeOptions
+
+        func run() async throws {
+            try await runReportingErrors {
+                try await GroupCommand.commit(.update(group: change.group), options: change.home, timeout: change.timeout, budget: try change.budget)
+            }
+        }
+    }
+
+    /// A membership Commit: built and queued (here or by `serve`), then reported once resolved.
+    /// Exit 0 applied, 1 rolled back (another Commit took the epoch first: run it again), 4 no
+    /// relay answered in time (it stays queued and is re-sent).
+    static func commit(_ request: NodeInbox.Request, options: HomeOptions, timeout: Double, budget: EventBudget = .standard) async throws {
+        let home = try options.intact()
+        let deadline = try NodeOutput.deadline(after: timeout)
+        let read = { (id: String) in { (tx: StoreTransaction) in try tx.pendingCommits.get(commitEventID: id)?.status ?? .waiting } }
+        let final = { (s: PendingCommitRecord.Status) in s != .waiting }
+        var resolved: PendingCommitRecord.Status?
+        let handled = try await NodeInbox.perform(request, home: home, deadline: deadline, budget: budget) { node, id in
+            resolved = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: read(id), until: final)
+        }
+        guard case .done(let id) = handled else { throw CLIFailure("not done: serve did not take the request", exitCode: 4) }
+        var status = resolved ?? .waiting
+        if resolved == nil { status = try await NodeOutput.wait(home, deadline: deadline, read: read(id), until: final) }
+        let epoch = try NodeOutput.readStore(home) { tx in try tx.groups.find(request.group)?.epoch }
+        NodeOutput.emit(options.json, ["event": id, "status": status.rawValue, "epoch": epoch.map { "\($0)" } ?? ""],
+                        text: "commit \(id) \(status.rawValue)\(status == .confirmed ? "; epoch \(epoch ?? 0)" : "")")
+        switch status {
+        case .confirmed: return
+        case .rolledBack: throw CLIFailure("the Commit was rolled back (refused by every relay, or another Commit took the epoch first): run the command again")
+        case .waiting: throw CLIFailure("no relay acknowledged the Commit within \(Int(timeout)) s; it stays queued and is re-sent", exitCode: 4)
+        }
     }
 }

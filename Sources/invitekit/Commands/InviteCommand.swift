@@ -4,34 +4,62 @@ import InviteKitCrypto
 import InviteKitInvites
 import InviteKitNostr
 
-/// `invitekit invite …`: Whistle codes and Convos-format signed invites.
+/// `invitekit invite …`: Whistle codes and Convos-format signed invites, stateless or of a node's
+/// group (`create --group ID`, `revoke`, and the Whistle join requests: InviteCommand+Node).
 struct InviteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "invite", abstract: "Create, decode, verify and render group invites (Whistle codes, signed invites).",
-        subcommands: [Create.self, Decode.self, Verify.self, QR.self, ApprovalURLCommand.self, ParseApproval.self])
+        commandName: "invite", abstract: "Create, decode, verify and render group invites (Whistle codes, signed invites); a node's invites and join requests.",
+        subcommands: [Create.self, Decode.self, Verify.self, QR.self, ApprovalURLCommand.self, ParseApproval.self,
+                      Revoke.self, Requests.self, Approve.self, Decline.self])
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case whistle, signed
     }
 
-    struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create an invite and print its URL.")
+    /// One command, two forms: `--group ID` asks a node for an invite of its group (recorded in
+    /// its home); without it the invite is made here from `--group-id`, `--relay` and a secret key.
+    /// An option of the other form is refused (exit 64), never ignored.
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an invite and print its URL: of a node's group (--group ID), or stateless (--group-id G --relay URL, a secret key).")
         @OptionGroup var secret: SecretKeyInput
-        @Option(help: "The group id.") var groupId: String
-        @Option(help: "Relay URL (wss://…); repeat for several.") var relay: [String]
+        @Option(help: "A node's group id: the node makes the invite and records it in its home.") var group: String?
+        @Option(help: "The node's home, with --group (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+        @Option(help: "The group id (stateless).") var groupId: String?
+        @Option(help: "Relay URL (wss://…); repeat for several (stateless).") var relay: [String] = []
         @Option(help: "whistle or signed.") var format: Format = .signed
-        @Option(help: "Group name (signed).") var name: String?
-        @Option(help: "Group description (signed).") var description: String?
-        @Option(help: "Invite lifetime in seconds (signed; at most 100 years).", transform: NumericOption.integer(1...InviteCommand.maxLifetime)) var expiresIn: Int64?
-        @Option(help: "Conversation lifetime in seconds (signed; at most 100 years).", transform: NumericOption.integer(1...InviteCommand.maxLifetime)) var conversationExpiresIn: Int64?
+        @Option(help: "Group name (signed, stateless).") var name: String?
+        @Option(help: "Group description (signed, stateless).") var description: String?
+        @Option(help: "Invite lifetime in seconds (signed; at most 100 years, 10 with --group).", transform: NumericOption.integer(1...InviteCommand.maxLifetime)) var expiresIn: Int64?
+        @Option(help: "Conversation lifetime in seconds (signed, stateless; at most 100 years).", transform: NumericOption.integer(1...InviteCommand.maxLifetime)) var conversationExpiresIn: Int64?
         @Flag(help: "The invite works once (signed).") var singleUse = false
-        @Option(help: "The group's current invite tag, 1–64 of [A-Za-z0-9] (signed); random when omitted.") var tag: String?
-        @Option(help: "Domain of the https link (signed; default \(InviteLink.defaultDomain)).") var domain: String?
-        @Flag(help: "Print JSON {url, code, format, tag, …}.") var json = false
+        @Option(help: "The group's current invite tag, 1–64 of [A-Za-z0-9] (signed, stateless); random when omitted.") var tag: String?
+        @Option(help: "Domain of the https link (signed, stateless; default \(InviteLink.defaultDomain)).") var domain: String?
+        @Flag(help: "Also print the URL as a QR code.") var qr = false
+        @Flag(help: "Print JSON {url, code, format, tag, …} ({url, format, single_use} with --group).") var json = false
 
-        func run() throws {
+        func run() async throws {
+            try await runReportingErrors {
+                if let group {
+                    let stateless: [(String, Bool)] = [
+                        ("--group-id", groupId != nil), ("--relay", !relay.isEmpty), ("--name", name != nil), ("--description", description != nil),
+                        ("--conversation-expires-in", conversationExpiresIn != nil), ("--tag", tag != nil), ("--domain", domain != nil),
+                        ("--secret-key", !secret.secretKey.isEmpty), ("--secret-key-file", secret.secretKeyFile != nil)]
+                    if let bad = stateless.first(where: { $0.1 }) {
+                        throw CLIFailure("\(bad.0) applies to the stateless invite (without --group); a node's invite takes its relays, key and tag from the node", exitCode: 64)
+                    }
+                    try await InviteCommand.createOnNode(group: group, home: home, singleUse: singleUse, expiresIn: expiresIn, format: format, json: json, qr: qr)
+                } else {
+                    if home != nil { throw CLIFailure("--home applies to a node's invite: add --group ID", exitCode: 64) }
+                    guard let groupId else { throw CLIFailure("give --group-id G (a stateless invite) or --group ID (a node's group)", exitCode: 64) }
+                    try createStateless(groupId: groupId)
+                }
+            }
+        }
+
+        private func createStateless(groupId: String) throws {
             try runInvite {
-                guard !relay.isEmpty else { throw CLIFailure("at least one --relay is required") }
+                guard !relay.isEmpty else { throw CLIFailure("at least one --relay is required", exitCode: 64) }
                 for r in relay where !RelayURLCheck.isValid(r) { throw CLIFailure("--relay must be a ws:// or wss:// URL: \(r)") }
                 guard !groupId.isEmpty else { throw CLIFailure("--group-id must not be empty") }
                 let key = try secret.resolve()
@@ -84,7 +112,9 @@ struct InviteCommand: ParsableCommand {
                     out.add("conversationExpiresAt", json: options.conversationExpiresAtUnix.map { .number(String($0)) } ?? .null)
                     out.add("singleUse", singleUse)
                 }
-                if json { StdIO.printLine(out.string) } else { StdIO.printLine(out.value["url"]?.stringValue ?? "") }
+                let url = out.value["url"]?.stringValue ?? ""
+                if json { StdIO.printLine(out.string) } else { StdIO.printLine(url) }
+                if qr { StdIO.write(Array(try QRCode(text: url).terminalString(invert: false).utf8)) }
             }
         }
     }

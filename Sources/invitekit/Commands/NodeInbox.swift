@@ -1,5 +1,7 @@
 import Foundation
 import InviteKit
+import InviteKitCrypto
+import InviteKitMLS
 import InviteKitStore
 
 /// The node actions a CLI process may run on a home. Run directly when the home's lock is free
@@ -89,11 +91,11 @@ enum NodeInbox {
     /// while another command holds it, up to `deadline`), else the running `serve`'s through the
     /// inbox. `afterwards` runs on this process's node while it still holds the lock (the
     /// runtime publishing what the request queued); with `serve`, serve publishes.
-    static func perform(_ request: Request, home: StoreHome, deadline: ContinuousClock.Instant,
+    static func perform(_ request: Request, home: StoreHome, deadline: ContinuousClock.Instant, budget: EventBudget = .standard,
                         afterwards: (InviteKitNode, String) async throws -> Void = { _, _ in }) async throws -> Handled {
         while true {
             do {
-                let node = try InviteKitNode(home: home, configuration: NodeOutput.commandConfiguration(deadline: deadline))
+                let node = try InviteKitNode(home: home, configuration: NodeOutput.commandConfiguration(deadline: deadline, budget: budget))
                 let answer = try await run(request, on: node)
                 try await afterwards(node, answer)
                 await node.shutdown()
@@ -131,7 +133,10 @@ enum NodeInbox {
         case .revoke: return try await node.revokeInvites(groupID: row.id)
         case .invite(_, let singleUse, let expiresIn, let format):
             return try await node.createInvite(groupID: row.id, format: format, singleUse: singleUse, expiresIn: expiresIn).url
-        case .add(_, let member): return try await node.addMember(try NostrKeys.parsePublicKey(member), to: row.id)
+        case .add(_, let member):
+            let keys = try member.split(separator: ",").map { try NostrKeys.parsePublicKey(String($0)) }
+            if keys.count == 1 { return try await node.addMember(keys[0], to: row.id) }
+            return try await addMany(keys, to: row.id, on: node)
         case .remove(_, let member): return try await node.removeMember(try NostrKeys.parsePublicKey(member).rawRepresentation, groupID: row.id)
         case .update: return try await node.selfUpdate(groupID: row.id)
         case .leave: return try await node.leaveGroup(groupID: row.id)
@@ -139,6 +144,22 @@ enum NodeInbox {
         case .decline(_, let member): return "\(try await node.declineJoin(member: try NostrKeys.parsePublicKey(member), groupID: row.id))"
         case .join: return ""
         }
+    }
+
+    /// The longest a multi-member add may take (its Commits go one after another, PROTOCOL §5.11).
+    static let maxAddDuration: Duration = .seconds(600)
+
+    /// Adds several members in as many Commits as the event budget needs, driving this node's
+    /// runtime when no `serve` does (under `serve`, its runtime is already running). Answers the
+    /// last Commit's id.
+    static func addMany(_ keys: [Secp256k1.XOnlyPublicKey], to groupID: String, on node: InviteKitNode) async throws -> String {
+        let driver = Task { try? await node.run() }
+        defer { driver.cancel() }
+        let result = try await node.addMembers(keys, to: groupID, timeout: maxAddDuration)
+        driver.cancel()
+        await driver.value
+        guard let last = result.commits.last else { throw CLIFailure("nobody to add: every member is in the group or has no valid KeyPackage") }
+        return last
     }
 
     static func directory(_ home: StoreHome) -> String { (home.directory as NSString).appendingPathComponent("inbox") }

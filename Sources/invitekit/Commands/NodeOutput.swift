@@ -1,5 +1,6 @@
 import Foundation
 import InviteKit
+import InviteKitMLS
 import InviteKitStore
 
 /// Output and store reads shared by the node commands.
@@ -41,10 +42,10 @@ enum NodeOutput {
 
     /// How a command's own node runs: no KeyPackage top-up (that is `serve`'s job), and no
     /// relay wait past the command's deadline.
-    static func commandConfiguration(deadline: ContinuousClock.Instant) -> InviteKitNode.Configuration {
+    static func commandConfiguration(deadline: ContinuousClock.Instant, budget: EventBudget = .standard) -> InviteKitNode.Configuration {
         let left = deadline - ContinuousClock.now
         return InviteKitNode.Configuration(relayTimeout: max(.milliseconds(200), min(.seconds(10), left)), idleInterval: .milliseconds(200),
-                                           keyPackageLowWater: 0)
+                                           keyPackageLowWater: 0, eventBudget: budget)
     }
 
     /// Reads `read` from the home's database until `isFinal` holds or `deadline` passes, and

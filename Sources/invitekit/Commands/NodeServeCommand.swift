@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import InviteKit
+import InviteKitRelay
+import InviteKitMLS
 import InviteKitStore
 
 /// `invitekit serve`: runs the node (``InviteKitNode/run()``) until SIGINT or SIGTERM, takes
@@ -13,6 +15,8 @@ struct NodeServeCommand: AsyncParsableCommand {
     @Option(help: "The printed invite expires after S seconds.", transform: NumericOption.integer(1...NumericOption.maxLifetime)) var expiresIn: Int64 = 86_400
     @Option(help: "Seconds between polls.", transform: NumericOption.seconds(NumericOption.pollInterval)) var interval: Double = 1
     @Option(help: "Stop after S seconds (for scripts).", transform: NumericOption.seconds(0...NumericOption.maxSeconds)) var duration: Double?
+    @Option(help: "Largest event to publish, in bytes (PROTOCOL §5.11).",
+            transform: NumericOption.integer(NumericOption.maxEventBytes)) var maxEventBytes: Int = EventBudget.defaultMaxEventBytes
     @Flag(help: "Print JSON lines.") var json = false
 
     func run() async throws {
@@ -20,9 +24,15 @@ struct NodeServeCommand: AsyncParsableCommand {
             guard interval.isFinite, interval > 0, interval <= 3600 else { throw CLIFailure("--interval must be between 0 and 3600 seconds", exitCode: 64) }
             let stopAt = try duration.map { try NodeOutput.deadline(after: $0) }
             let resolved = StoreHome.resolve(home)
-            let node = try await NodeServeCommand.open(resolved, configuration: .init(idleInterval: .milliseconds(Int64(interval * 1000))))
+            let node = try await NodeServeCommand.open(resolved, configuration: .init(idleInterval: .milliseconds(Int64(interval * 1000)),
+                                                                                            eventBudget: try EventBudget(maxEventBytes: maxEventBytes)))
             let relays = try await node.defaultRelays()
             guard !relays.isEmpty else { throw CLIFailure("no default relays (run `invitekit init --relay URL`)") }
+            // A home written before relay URLs were checked may hold one nothing can connect to.
+            let unusable = relays.filter { !RelayURL.isValid($0) }
+            guard unusable.count < relays.count else {
+                throw CLIFailure("no usable relay: \(unusable.map(TerminalText.escape).joined(separator: ", ")) (ws:// or wss:// with a host; run `invitekit init --relay URL`)")
+            }
             let events = node.events()
             if let newGroup {
                 let group = try await node.createGroup(name: newGroup)
@@ -105,6 +115,7 @@ struct NodeServeCommand: AsyncParsableCommand {
         case .commitRolledBack(let g, let c, _): text = "commit \(c.prefix(12))… rolled back in \(g.prefix(16))…"
         case .joined(_, let g, let epoch): text = "joined \(g.prefix(16))… at epoch \(epoch)"
         case .joinRefused(_, let e, _): text = "join failed: \(e.userFacingMessage)"
+        case .welcomeFailed(let id, let error): text = "welcome for join \(id.prefix(12))… not used (the join stays pending): \(error)"
         case .messageReceived(let m): text = "message \(m.eventID.prefix(12))… from \(NodeOutput.npub(m.sender))"
         case .messageQueued(let m): text = "message \(m.eventID.prefix(12))…: queued"
         case .messageDelivered(_, let id): text = "message \(id.prefix(12))…: acked"

@@ -2,7 +2,7 @@ import Foundation
 import InviteKit
 import InviteKitMLS
 
-/// The `--state FILE` of `invitekit group` (PROTOCOL.md §5.10.9): one member's Marmot group,
+/// The `--state FILE` of `invitekit mls` (PROTOCOL.md §5.10; docs/cli.md §4): one member's Marmot group,
 /// between `add`/`remove`/`update` and `confirm` its pending commit, and the group events waiting
 /// for a key, kept in their own bounded section so that nothing an outsider sends grows the rest.
 ///

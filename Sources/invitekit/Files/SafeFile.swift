@@ -1,6 +1,6 @@
 import Foundation
 
-/// The one way the CLI writes a file (PROTOCOL.md, "Files the CLI writes"):
+/// The one way the CLI writes a file (docs/cli.md §3, "Files"):
 /// - a path that exists and is not a regular file (symlink, FIFO, device, directory) is refused,
 ///   so `--png /dev/sda` or a planted symlink cannot redirect the write;
 /// - the bytes go to a new temporary file in the same directory (`O_CREAT|O_EXCL`, never
@@ -50,7 +50,7 @@ enum SafeFile {
     }
 
     /// Checks a directory that will hold secrets: it must not be writable by group or others,
-    /// since anyone who can write it can replace or plant key files. See PROTOCOL.md.
+    /// since anyone who can write it can replace or plant key files (docs/cli.md §3).
     static func requirePrivateDirectory(_ path: String) throws {
         var st = stat()
         guard lstat(path, &st) == 0 else { return }  // created 0700 by the store

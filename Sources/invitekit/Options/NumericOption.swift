@@ -1,6 +1,7 @@
 import Foundation
+import InviteKitMLS
 
-/// The one parser for every numeric command-line option (PROTOCOL §3.10.1): a value outside its
+/// The one parser for every numeric command-line option (docs/cli.md §3): a value outside its
 /// declared bounds, NaN, ±inf, or one whose conversion (to nanoseconds, to `Int`) would trap, is a
 /// usage error (exit 64) naming the bounds, never a crash. Options declare
 /// `transform: NumericOption.seconds(...)` or `NumericOption.integer(...)`.
@@ -38,6 +39,8 @@ enum NumericOption {
 
     /// Bounds shared by several commands.
     static let timeout: ClosedRange<Double> = 0.001...86_400
+    /// `--max-event-bytes` (PROTOCOL §5.11): from the smallest budget a Welcome fits in to 16 MiB.
+    static let maxEventBytes: ClosedRange<Int> = EventBudget.minimumMaxEventBytes...16_777_216
     static let pollInterval: ClosedRange<Double> = 0.01...3600
     /// Lifetimes (invites, KeyPackages, skews) in seconds: up to ten years.
     static let maxLifetime: Int64 = 315_360_000

@@ -1,7 +1,7 @@
 import Foundation
 import InviteKit
 
-/// A whole Marmot group life in memory on the RFC 9420 engine, for `invitekit group simulate`:
+/// A whole Marmot group life in memory on the RFC 9420 engine, for `invitekit mls simulate`:
 /// one add per epoch through a KeyPackage event, an acknowledged commit and a gift-wrapped
 /// Welcome; then a self-update by a non-admin and `removals` admin removals. After each epoch
 /// every member must hold the same epoch authenticator, every member must read the admin's

@@ -3,45 +3,34 @@ import Foundation
 import InviteKit
 import InviteKitStore
 
-/// `invitekit invite create --group ID` / `invite revoke --group ID`: invites of a node's group,
-/// recorded in its home; `invite requests|approve|decline --group ID`: the Whistle join requests
-/// waiting for an admin (PROTOCOL §8.3 rule 5, §11.8). The stateless `invite create` (no
-/// `--group`) stays as it was.
-struct NodeInviteCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "node-invite",
-        abstract: "Invites of a node's group (reached as `invitekit invite create --group ID`, `invite revoke|requests|approve|decline`).",
-        subcommands: [Create.self, Revoke.self, Requests.self, Approve.self, Decline.self])
-
-    enum Format: String, ExpressibleByArgument { case signed, whistle }
-
-    struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create an invite for a group; the home records it.")
-        @OptionGroup var options: NodeGroupCommand.HomeOptions
-        @Option(help: "The group id.") var group: String
-        @Flag(help: "The invite admits one joiner.") var singleUse = false
-        @Option(help: "The invite expires after S seconds.", transform: NumericOption.integer(1...NumericOption.maxLifetime)) var expiresIn: Int64?
-        @Option(help: "signed (default) or whistle.") var format: Format = .signed
-        @Flag(help: "Also print the URL as a QR code.") var qr = false
-
-        func run() async throws {
-            try await runReportingErrors {
-                // A Whistle code has no field for either (the node refuses them too: whistle_no_single_use / _no_expiry).
-                if format == .whistle && (singleUse || expiresIn != nil) {
-                    throw CLIFailure("a Whistle code cannot be single use or expire (it carries only relay, inviter and group; every join waits for approval): drop --single-use/--expires-in or use --format signed", exitCode: 64)
-                }
-                let stored: StoredInvite.Format = format == .whistle ? .whistle : .signed
-                let url = try await NodeInbox.answer(.invite(group: group, singleUse: singleUse, expiresIn: expiresIn, format: stored),
-                                                     home: try options.intact())
-                NodeOutput.emit(options.json, ["url": url, "format": stored.rawValue, "single_use": singleUse ? "true" : "false"], text: url)
-                if qr { StdIO.write(Array(try QRCode(text: url).terminalString(invert: false).utf8)) }
+/// The node's invite commands (PROTOCOL §8.3 rule 5; docs/cli.md §5): `invite create --group ID` (through
+/// ``createOnNode(group:home:singleUse:expiresIn:format:json:qr:)``) and `invite revoke`, and the
+/// Whistle join requests waiting for an admin, `invite requests|approve|decline --group ID`.
+extension InviteCommand {
+    /// `invite create --group ID`: an invite of a node's group, made by the node (or its running
+    /// serve) and recorded in its home.
+    static func createOnNode(group: String, home: String?, singleUse: Bool, expiresIn: Int64?, format: Format, json: Bool, qr: Bool) async throws {
+        try await runReportingErrors {
+            // A Whistle code has no field for either (the node refuses them too: whistle_no_single_use / _no_expiry).
+            if format == .whistle && (singleUse || expiresIn != nil) {
+                throw CLIFailure("a Whistle code cannot be single use or expire (it carries only relay, inviter and group; every join waits for approval): drop --single-use/--expires-in or use --format signed", exitCode: 64)
             }
+            // The stateless invite allows 100 years; a node's invite lives in its store, bounded like serve's.
+            if let expiresIn, expiresIn > NumericOption.maxLifetime {
+                throw CLIFailure("--expires-in of a node's invite must be 1...\(NumericOption.maxLifetime) seconds", exitCode: 64)
+            }
+            let resolved = StoreHome.resolve(home)
+            try resolved.requireIntact()
+            let stored: StoredInvite.Format = format == .whistle ? .whistle : .signed
+            let url = try await NodeInbox.answer(.invite(group: group, singleUse: singleUse, expiresIn: expiresIn, format: stored), home: resolved)
+            NodeOutput.emit(json, ["url": url, "format": stored.rawValue, "single_use": singleUse ? "true" : "false"], text: url)
+            if qr { StdIO.write(Array(try QRCode(text: url).terminalString(invert: false).utf8)) }
         }
     }
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Rotate the group's invite tag: every earlier invite is refused.")
-        @OptionGroup var options: NodeGroupCommand.HomeOptions
+        @OptionGroup var options: GroupCommand.HomeOptions
         @Option(help: "The group id.") var group: String
 
         func run() async throws {
@@ -55,7 +44,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
     struct Requests: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "requests", abstract: "List Whistle join requests waiting for approval (read only: works while serve runs).")
-        @OptionGroup var options: NodeGroupCommand.HomeOptions
+        @OptionGroup var options: GroupCommand.HomeOptions
         @Option(help: "The group id.") var group: String
 
         func run() async throws {
@@ -76,7 +65,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "approve",
             abstract: "Approve a waiting Whistle join request: commit the add, send the Welcome after a relay's OK, print the epoch.")
-        @OptionGroup var options: NodeGroupCommand.HomeOptions
+        @OptionGroup var options: GroupCommand.HomeOptions
         @Option(help: "The group id.") var group: String
         @Option(help: "The joiner's npub1… or hex key.") var member: String
         @Option(help: "Give up waiting for the relay after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 30
@@ -84,7 +73,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 _ = try NostrKeys.parsePublicKey(member)
-                try await NodeGroupCommand.commit(.approve(group: group, member: member), options: options, timeout: timeout)
+                try await GroupCommand.commit(.approve(group: group, member: member), options: options, timeout: timeout)
             }
         }
     }
@@ -92,7 +81,7 @@ struct NodeInviteCommand: AsyncParsableCommand {
     struct Decline: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "decline", abstract: "Decline a waiting Whistle join request (nothing is sent to the joiner).")
-        @OptionGroup var options: NodeGroupCommand.HomeOptions
+        @OptionGroup var options: GroupCommand.HomeOptions
         @Option(help: "The group id.") var group: String
         @Option(help: "The joiner's npub1… or hex key.") var member: String
 

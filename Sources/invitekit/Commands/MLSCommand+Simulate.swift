@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import InviteKit
 
-extension GroupCommand {
+extension MLSCommand {
     struct Simulate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run a whole group life on the RFC 9420 engine (Marmot) and print the facts of each epoch as JSON lines.")
+            abstract: "Run a whole group life on the RFC 9420 engine (Marmot); print each epoch's facts (a readable line, or JSON with --json) and a summary.")
         @Option(name: .customLong("members"), help: "Group size after the adds (1...2000; every member processes every commit, so time grows with N²).", transform: NumericOption.integer(1...2000)) var members: Int
         @Option(name: .customLong("removals"), help: "Admin removals after the adds.", transform: NumericOption.integer(0...2000)) var removals: Int = 0
         @Option(name: .customLong("seed"), help: "Seed for replayable randomness.", transform: NumericOption.integer(UInt64.min...UInt64.max)) var seed: UInt64 = 1
+        @Flag(help: "Print one JSON line of facts per epoch (and no summary).") var json = false
 
         /// The most work one run may ask for, in member-epochs: every member processes every
         /// commit, so the adds cost about members²/2 and each removal about members more.
@@ -33,8 +34,14 @@ extension GroupCommand {
         func run() throws {
             try runReportingErrors {
                 var diverged = false
+                var epochs = 0
                 try MarmotSimulation.run(members: members, removals: removals, seed: seed) { f in
                     if !f.converged || f.removedReaders > 0 || f.messageReaders != f.members - 1 { diverged = true }
+                    epochs += 1
+                    if !json {
+                        StdIO.printLine(Self.readable(f))
+                        return
+                    }
                     var o = JSONOutput()
                     o.add("epoch", Int64(f.epoch))
                     o.add("action", f.action)
@@ -48,10 +55,22 @@ extension GroupCommand {
                     o.add("commit_ms", f.commitMillis)
                     StdIO.printLine(o.string)
                 }
+                if !json {
+                    StdIO.printLine("\(members) members, \(removals) removals, seed \(seed): \(epochs) epochs, "
+                                    + (diverged ? "DIVERGED" : "every member converged and read every message"))
+                }
                 if diverged {
                     throw CLIFailure("simulation found a divergence")
                 }
             }
+        }
+
+        /// One epoch for a person: the same facts as the JSON line, in words.
+        static func readable(_ f: MarmotSimulation.EpochFact) -> String {
+            let readers = "\(f.messageReaders)/\(f.members - 1) read the message"
+            let removed = f.removedReaders > 0 ? ", \(f.removedReaders) removed member(s) read it too" : ""
+            return "epoch \(f.epoch)  \(f.action)  \(f.members) members  commit \(f.commitBytes) B in \(String(format: "%.1f", f.commitMillis)) ms  "
+                + "\(f.welcomes) welcome(s)  \(f.converged ? "converged" : "NOT converged")  \(readers)\(removed)  \(f.fingerprint.prefix(16))"
         }
     }
 }

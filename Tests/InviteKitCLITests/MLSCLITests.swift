@@ -1,9 +1,10 @@
 import Foundation
 import XCTest
+import InviteKitTestSupport
 
-/// `invitekit group …` end to end through the binary: two members, a Welcome, messages both ways,
+/// `invitekit mls …` end to end through the binary: two members, a Welcome, messages both ways,
 /// a removal after which the removed member reads nothing.
-final class GroupCLITests: XCTestCase {
+final class MLSCLITests: XCTestCase {
     static let relay = "wss://relay.invitekit.invalid"
     static let aliceKey = String(repeating: "11", count: 32)
     static let bobKey = String(repeating: "22", count: 32)
@@ -31,14 +32,15 @@ final class GroupCLITests: XCTestCase {
     }
 
     func testWholeGroupLifeThroughTheBinary() throws {
-        let dir = try CLI.tempDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let tmp = TemporaryDirectory(prefix: "ik-cli")
+        defer { withExtendedLifetime(tmp) {} }
+        let dir = tmp.url
         let alice = dir.appendingPathComponent("alice.group").path
         let bob = dir.appendingPathComponent("bob.group").path
         let bobStore = dir.appendingPathComponent("bob-keypackages").path
         let alicePub = try Self.publicKey(Self.aliceKey), bobPub = try Self.publicKey(Self.bobKey)
 
-        let created = try Self.lines(["group", "create", "--state", alice, "--name", "Test group", "--relay", Self.relay], key: Self.aliceKey)
+        let created = try Self.lines(["mls", "create", "--state", alice, "--name", "Test group", "--relay", Self.relay], key: Self.aliceKey)
         XCTAssertEqual(created.first?["type"] as? String, "created")
         XCTAssertEqual(created.first?["epoch"] as? Int, 0)
         XCTAssertEqual(created.first?["admins"] as? [String], [alicePub])
@@ -46,67 +48,90 @@ final class GroupCLITests: XCTestCase {
         let kp = try CLI.run(["keypackage", "create", "--relay", Self.relay, "--store", bobStore], env: ["INVITEKIT_SECRET_KEY": Self.bobKey])
         XCTAssertEqual(kp.status, 0, kp.err)
 
-        let add = try Self.lines(["group", "add", "--state", alice], stdin: kp.outBytes)
+        let add = try Self.lines(["mls", "add", "--state", alice], stdin: kp.outBytes)
         XCTAssertEqual(add.first?["type"] as? String, "pending_commit")
         XCTAssertEqual(add.first?["added"] as? [String], [bobPub])
         XCTAssertEqual((add.first?["event"] as? [String: Any])?["kind"] as? Int, 445)
 
-        let confirmed = try Self.lines(["group", "confirm", "--state", alice, "--acked-by", Self.relay], key: Self.aliceKey)
+        let confirmed = try Self.lines(["mls", "confirm", "--state", alice, "--acked-by", Self.relay], key: Self.aliceKey)
         XCTAssertEqual(confirmed.first?["type"] as? String, "commit_confirmed")
         XCTAssertEqual(confirmed.first?["epoch"] as? Int, 1)
         let welcome = try XCTUnwrap(confirmed.first { $0["type"] as? String == "welcome" })
         XCTAssertEqual(welcome["recipient"] as? String, bobPub)
         XCTAssertEqual((welcome["event"] as? [String: Any])?["kind"] as? Int, 1059)
 
-        let joined = try Self.lines(["group", "process", "--state", bob, "--keypackage-store", bobStore], key: Self.bobKey,
+        let joined = try Self.lines(["mls", "process", "--state", bob, "--keypackage-store", bobStore], key: Self.bobKey,
                                     stdin: try Self.eventLine(welcome))
         XCTAssertEqual(joined.map { $0["type"] as? String }, ["joined"])
         XCTAssertEqual(joined.first?["epoch"] as? Int, 1)
         XCTAssertEqual(Set(joined.first?["members"] as? [String] ?? []), [alicePub, bobPub])
         XCTAssertEqual(joined.first?["nostr_group_id"] as? String, created.first?["nostr_group_id"] as? String)
 
-        let toBob = try Self.lines(["group", "send", "--state", alice, "--content", "hello bob"])
-        let bobReads = try Self.lines(["group", "process", "--state", bob], key: Self.bobKey, stdin: try Self.eventLine(toBob[0]))
+        let toBob = try Self.lines(["mls", "send", "--state", alice, "--content", "hello bob"])
+        let bobReads = try Self.lines(["mls", "process", "--state", bob], key: Self.bobKey, stdin: try Self.eventLine(toBob[0]))
         XCTAssertEqual(bobReads.first?["type"] as? String, "message")
         XCTAssertEqual(bobReads.first?["sender"] as? String, alicePub)
         XCTAssertEqual(bobReads.first?["content"] as? String, "hello bob")
         XCTAssertEqual(bobReads.first?["kind"] as? Int, 9)
 
-        let toAlice = try Self.lines(["group", "send", "--state", bob, "--content", "hello alice"])
-        let aliceReads = try Self.lines(["group", "process", "--state", alice], key: Self.aliceKey, stdin: try Self.eventLine(toAlice[0]))
+        let toAlice = try Self.lines(["mls", "send", "--state", bob, "--content", "hello alice"])
+        let aliceReads = try Self.lines(["mls", "process", "--state", alice], key: Self.aliceKey, stdin: try Self.eventLine(toAlice[0]))
         XCTAssertEqual(aliceReads.first?["type"] as? String, "message")
         XCTAssertEqual(aliceReads.first?["sender"] as? String, bobPub)
         XCTAssertEqual(aliceReads.first?["content"] as? String, "hello alice")
 
         // The same event again is a duplicate, not a second message.
-        let again = try Self.lines(["group", "process", "--state", alice], key: Self.aliceKey, stdin: try Self.eventLine(toAlice[0]))
+        let again = try Self.lines(["mls", "process", "--state", alice], key: Self.aliceKey, stdin: try Self.eventLine(toAlice[0]))
         XCTAssertEqual(again.first?["type"] as? String, "duplicate")
 
-        let remove = try Self.lines(["group", "remove", "--state", alice, "--member", bobPub])
+        let remove = try Self.lines(["mls", "remove", "--state", alice, "--member", bobPub])
         XCTAssertEqual(remove.first?["type"] as? String, "pending_commit")
-        let removed = try Self.lines(["group", "confirm", "--state", alice, "--acked-by", Self.relay], key: Self.aliceKey)
+        let removed = try Self.lines(["mls", "confirm", "--state", alice, "--acked-by", Self.relay], key: Self.aliceKey)
         XCTAssertEqual(removed.first?["epoch"] as? Int, 2)
         XCTAssertFalse(removed.contains { $0["type"] as? String == "welcome" })
-        let bobRemoved = try Self.lines(["group", "process", "--state", bob], key: Self.bobKey, stdin: try Self.eventLine(remove[0]))
+        let bobRemoved = try Self.lines(["mls", "process", "--state", bob], key: Self.bobKey, stdin: try Self.eventLine(remove[0]))
         XCTAssertEqual(bobRemoved.first?["type"] as? String, "removed")
 
-        let secret = try Self.lines(["group", "send", "--state", alice, "--content", "after bob left"])
-        let bobAfter = try Self.lines(["group", "process", "--state", bob], key: Self.bobKey, stdin: try Self.eventLine(secret[0]))
+        let secret = try Self.lines(["mls", "send", "--state", alice, "--content", "after bob left"])
+        let bobAfter = try Self.lines(["mls", "process", "--state", bob], key: Self.bobKey, stdin: try Self.eventLine(secret[0]))
         XCTAssertEqual(bobAfter.count, 1)
         XCTAssertNotEqual(bobAfter.first?["type"] as? String, "message")
         XCTAssertFalse(bobAfter.description.contains("after bob left"))
 
         // A self-update by the remaining member moves the epoch on.
-        let update = try Self.lines(["group", "update", "--state", alice])
+        let update = try Self.lines(["mls", "update", "--state", alice])
         XCTAssertEqual(update.first?["action"] as? String, "update")
-        let updated = try Self.lines(["group", "confirm", "--state", alice, "--acked-by", Self.relay], key: Self.aliceKey)
+        let updated = try Self.lines(["mls", "confirm", "--state", alice, "--acked-by", Self.relay], key: Self.aliceKey)
         XCTAssertEqual(updated.first?["epoch"] as? Int, 3)
     }
 
     func testSimulateOnTheNewEngine() throws {
-        let facts = try Self.lines(["group", "simulate", "--members", "4", "--removals", "1"])
+        let facts = try Self.lines(["mls", "simulate", "--members", "4", "--removals", "1", "--json"])
         XCTAssertEqual(facts.map { $0["action"] as? String }, ["create", "add", "add", "add", "self_update", "remove"])
         XCTAssertTrue(facts.allSatisfy { $0["converged"] as? Bool == true && $0["removed_readers"] as? Int == 0 })
         XCTAssertEqual(facts.last?["members"] as? Int, 3)
+    }
+
+    /// `--json` prints only the JSON lines, as before the flag came back; without it, one readable
+    /// line per epoch with the same facts (the run is replayable from its seed) and a summary.
+    func testSimulateIsReadableByDefaultAndJSONWithTheFlag() throws {
+        let json = try CLI.run(["mls", "simulate", "--members", "3", "--json"])
+        XCTAssertEqual(json.status, 0, json.err)
+        let lines = json.out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 4, json.out)  // create, two adds, a self-update
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("{\"epoch\":") && $0.hasSuffix("}") }, json.out)
+
+        let text = try CLI.run(["mls", "simulate", "--members", "3"])
+        XCTAssertEqual(text.status, 0, text.err)
+        let readable = text.out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(readable.count, lines.count + 1, text.out)
+        XCTAssertFalse(readable.contains { $0.hasPrefix("{") }, text.out)
+        for (line, fact) in zip(readable, lines) {
+            let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(fact.utf8)) as? [String: Any])
+            let head = "epoch \(o["epoch"] as? Int ?? -1)  \(o["action"] as? String ?? "?")  \(o["members"] as? Int ?? -1) members  commit \(o["commit_bytes"] as? Int ?? -1) B"
+            XCTAssertTrue(line.hasPrefix(head), "\(line) / \(fact)")
+            XCTAssertTrue(line.contains(String((o["fingerprint"] as? String ?? "?").prefix(16))), "\(line) / \(fact)")
+        }
+        XCTAssertEqual(readable.last, "3 members, 0 removals, seed 1: 4 epochs, every member converged and read every message")
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import InviteKit
 
-extension GroupCommand {
+extension MLSCommand {
     struct Process: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Events on stdin (one per line): gift-wrapped Welcomes (1059) and group events (445); one outcome line each.")
@@ -13,7 +13,7 @@ extension GroupCommand {
 
         func run() throws {
             try runReportingErrors {
-                let events = try GroupCommand.readEvents()
+                let events = try MLSCommand.readEvents()
                 // Lines are printed once the state holding their effects is saved: a failed save
                 // prints nothing but the error, and the events can be processed again.
                 let lines = try state.locked { try process(events) }
@@ -75,7 +75,7 @@ extension GroupCommand {
                 replaced = true
             }
             file = GroupStateFile(group: group, pending: nil)
-            var o = GroupCommand.groupSummary(group, type: "joined")
+            var o = MLSCommand.groupSummary(group, type: "joined")
             o.add("event", wrap.id)
             o.add("replaced", replaced)
             return (o, true)

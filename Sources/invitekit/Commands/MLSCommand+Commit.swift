@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import InviteKit
 
-extension GroupCommand {
+extension MLSCommand {
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a group whose only member (and admin) is the secret key's owner.")
         @OptionGroup var secret: SecretKeyInput
@@ -19,7 +19,7 @@ extension GroupCommand {
         func run() throws {
             try runReportingErrors {
                 let key = try secret.resolve()
-                let others = try admins.map { try GroupCommand.publicKey($0, option: "--admin") }
+                let others = try admins.map { try MLSCommand.publicKey($0, option: "--admin") }
                     .filter { $0 != key.publicKey.rawRepresentation }
                 let group = try state.locked {
                     try GroupStateFile.requireAbsent(state.path)
@@ -28,7 +28,7 @@ extension GroupCommand {
                     try GroupStateFile(group: group, pending: nil).save(state.path)
                     return group
                 }
-                StdIO.printLine(GroupCommand.groupSummary(group, type: "created").string)
+                StdIO.printLine(MLSCommand.groupSummary(group, type: "created").string)
             }
         }
     }
@@ -39,12 +39,12 @@ extension GroupCommand {
 
         func run() throws {
             try runReportingErrors {
-                let events = try GroupCommand.readEvents()
+                let events = try MLSCommand.readEvents()
                 guard !events.isEmpty else { throw CLIFailure("no KeyPackage event on stdin") }
                 let packages = try events.map { try KeyPackageValidator.validate($0) }
                 try state.locked {
                     var file = try GroupStateFile.load(state.path)
-                    try GroupCommand.recordPending(&file, path: state.path, action: "add") { try $0.commit(adding: packages) }
+                    try MLSCommand.recordPending(&file, path: state.path, action: "add") { try $0.commit(adding: packages) }
                 }
             }
         }
@@ -59,12 +59,12 @@ extension GroupCommand {
 
         func run() throws {
             try runReportingErrors {
-                let keys = try members.map { try GroupCommand.publicKey($0, option: "--member") }
+                let keys = try members.map { try MLSCommand.publicKey($0, option: "--member") }
                 try state.locked {
                     var file = try GroupStateFile.load(state.path)
                     let current = Set(file.group.state.memberIdentities)
                     for k in keys where !current.contains(k) { throw CLIFailure("\(Hex.encode(k)) is not a member of the group") }
-                    try GroupCommand.recordPending(&file, path: state.path, action: "remove") { try $0.commit(removing: keys) }
+                    try MLSCommand.recordPending(&file, path: state.path, action: "remove") { try $0.commit(removing: keys) }
                 }
             }
         }
@@ -78,7 +78,7 @@ extension GroupCommand {
             try runReportingErrors {
                 try state.locked {
                     var file = try GroupStateFile.load(state.path)
-                    try GroupCommand.recordPending(&file, path: state.path, action: "update") { try $0.selfUpdate() }
+                    try MLSCommand.recordPending(&file, path: state.path, action: "update") { try $0.selfUpdate() }
                 }
             }
         }
