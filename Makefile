@@ -4,7 +4,7 @@ DEB_PACKAGES := libsecp256k1-dev libsodium-dev libssl-dev zlib1g-dev libqrencode
 BIN_DEBUG := .build/debug/invitekit
 BIN_RELEASE := .build/release/invitekit
 
-.PHONY: all deps venv mdk build build-debug test interop demo vectors bench fuzz asan docs clean
+.PHONY: all deps venv mdk build build-debug test interop large-groups demo vectors bench fuzz asan docs clean
 SECONDS ?= 30
 # Extra flags for the debug build; CI (.ci/run) passes -Xswiftc -warnings-as-errors, which
 # SwiftPM's native build system applies to this package's targets only (remote dependencies
@@ -46,6 +46,11 @@ test: deps venv mdk build-debug
 # Only the MDK interop tests (Tests/InviteKitInteropTests); a missing chroot is built first.
 interop: deps mdk build-debug
 	INVITEKIT_REQUIRE_MDK=1 swift test --skip-build --disable-swift-testing --filter InviteKitInteropTests
+
+# A 1,000-member group built by the node over the real relay (PROTOCOL §5.11); `make test` runs
+# the same test with 300 members.
+large-groups: deps venv build-debug
+	CI=$${CI:-1} INVITEKIT_LARGE_GROUP_MEMBERS=1000 swift test --skip-build --disable-swift-testing --filter NodeLargeGroupRealRelayTests
 
 vectors: build-debug
 	$(BIN_DEBUG) vectors verify --dir vectors

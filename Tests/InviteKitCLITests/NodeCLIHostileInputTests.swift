@@ -83,6 +83,24 @@ final class NodeCLIHostileInputTests: XCTestCase {
         XCTAssertTrue(r.out.contains("\\u{1B}"), r.out)
     }
 
+    // Row 6: `serve` with no usable relay exits non-zero and says why (a home written before
+    // relay URLs were checked may hold one nothing can connect to).
+    func testServeWithoutAUsableRelayExitsAndSaysWhy() throws {
+        let home = path("h")
+        _ = try initHome(home)
+        let db = (home as NSString).appendingPathComponent("invitekit.sqlite")
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE relays SET url='file:///etc/passwd'\"); c.commit()", db]
+        try python.run()
+        python.waitUntilExit()
+        XCTAssertEqual(python.terminationStatus, 0)
+        let r = try CLI.run(["serve", "--home", home, "--duration", "5"])
+        XCTAssertNotEqual(r.status, 0, r.out)
+        XCTAssertTrue(r.err.contains("no usable relay") && r.err.contains("file:///etc/passwd"), r.err)
+        XCTAssertFalse(r.out.contains("serving on"), r.out)
+    }
+
     // Row 7: a lost database or key names the file and the way out; `group new` does not start over.
     func testMissingDatabaseHasAWayOut() throws {
         let home = path("h")

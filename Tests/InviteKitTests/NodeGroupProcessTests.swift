@@ -35,6 +35,31 @@ final class NodeGroupProcessTests: XCTestCase {
         return (serve, out, url, group)
     }
 
+    /// `group add` with several `--member`s (PROTOCOL §5.11): without a serve on ada's home the
+    /// command drives the node itself, fetches both users' KeyPackages (published by their own
+    /// serves), commits within the budget, and each user's serve (`--accept-welcomes`: no pending
+    /// join) joins from its own Welcome.
+    func testGroupAddOfSeveralMembersFromTheCommand() throws {
+        var npubs: [String: String] = [:]
+        for name in ["ada", "dee", "fay"] {
+            let made = try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url])
+            XCTAssertEqual(made.status, 0, made.output)
+            npubs[name] = made.output.split(whereSeparator: { $0 == "\n" || $0 == " " }).first { $0.hasPrefix("npub1") }.map(String.init)
+        }
+        let group = try world.cli.run(["group", "new", "--home", world.home("ada"), "--name", "club"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let serves = try ["dee", "fay"].map { try world.cli.start(["serve", "--home", world.home($0), "--interval", "0.3", "--accept-welcomes"]).1 }
+        // Each serve's first round publishes its KeyPackages (MIP-00 top-up).
+        for out in serves { XCTAssertTrue(waitFor(60) { out.text.contains("published") }, out.text) }
+
+        let added = try world.cli.run(["group", "add", "--home", world.home("ada"), "--group", group,
+                                       "--member", try XCTUnwrap(npubs["dee"]), "--member", try XCTUnwrap(npubs["fay"]), "--timeout", "60"])
+        XCTAssertEqual(added.status, 0, added.output)
+        XCTAssertTrue(added.output.contains("confirmed"), added.output)
+        let members = try world.cli.run(["group", "members", "--home", world.home("ada"), "--group", group, "--json"])
+        XCTAssertEqual(count("\"npub\"", in: members.output), 3, members.output)
+        for out in serves { XCTAssertTrue(waitFor(60) { out.text.contains("joined") }, out.text) }
+    }
+
     func testMessagesBothWaysSingleUseRefusedAndRevokedInviteRefused() throws {
         for name in ["ada", "dee", "eve", "fay"] { XCTAssertEqual(try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url]).status, 0) }
         let (_, adaOut, url, group) = try serveNewGroup(singleUse: true)

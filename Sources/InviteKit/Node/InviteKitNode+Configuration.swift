@@ -26,13 +26,19 @@ extension InviteKitNode {
         /// How long a joiner waits for the ratchet-tree chunks a Welcome names (PROTOCOL §5.11)
         /// before the join fails with `welcome_failed` (`tree_chunks_missing`), keeping its KeyPackage.
         public var treeChunkTimeout: Duration
+        /// Join a group whose admin added this node by its key (a Welcome with no pending join,
+        /// MIP-02). Off by default: anyone who knows the node's key could otherwise make it join
+        /// groups; a Welcome for a pending join is always used.
+        public var acceptsUnsolicitedWelcomes: Bool
         public var connector: RelayConnector
 
         public init(retryPolicy: RetryPolicy = .standard, relayTimeout: Duration = .seconds(10), idleInterval: Duration = .seconds(1),
                     keyPackageLowWater: Int = 3, eventBudget: EventBudget = .standard, treeChunkTimeout: Duration = .seconds(30),
+                    acceptsUnsolicitedWelcomes: Bool = false,
                     connector: @escaping RelayConnector = { WebSocketRelayClient(url: $0) }) {
             self.retryPolicy = retryPolicy; self.relayTimeout = relayTimeout; self.idleInterval = idleInterval
             self.keyPackageLowWater = keyPackageLowWater; self.eventBudget = eventBudget; self.treeChunkTimeout = treeChunkTimeout
+            self.acceptsUnsolicitedWelcomes = acceptsUnsolicitedWelcomes
             self.connector = connector
         }
     }

@@ -33,8 +33,10 @@ extension InviteKitNode {
         return record
     }
 
-    /// A Welcome or join error for one of this node's pending joins (from its inviter only).
-    /// Works after a restart too: everything it needs is in `pending_joins` and `key_packages`.
+    /// A Welcome or join error for one of this node's pending joins (from its inviter only), or,
+    /// with ``Configuration/acceptsUnsolicitedWelcomes``, a Welcome from an admin who added this
+    /// node by its key (MIP-02). Works after a restart too: everything it needs is in
+    /// `pending_joins` and `key_packages`.
     func handleJoinReply(_ gift: UnwrappedGift, wrap: NostrEvent, message: SealedMessage) throws -> Bool {
         let now = currentTime()
         let active = try store.read { tx in try tx.pendingJoins.active() }
@@ -50,7 +52,8 @@ extension InviteKitNode {
             emit(.joinRefused(joinID: join.id, e, error: InviteKitError(e.errorType.inviteKitCode, underlyingCode: e.errorType.rawValue)))
             return true
         case .welcome:
-            guard let join = active.first(where: { $0.inviter == gift.sender.rawRepresentation }) else { return false }
+            let join = active.first(where: { $0.inviter == gift.sender.rawRepresentation })
+            guard join != nil || configuration.acceptsUnsolicitedWelcomes else { return false }
             let opened = try MarmotMLSGroup.openWelcome(gift: gift, recipient: signingKey, store: keyPackages)
             guard let reference = opened.treeChunks else {
                 try completeJoin(try MarmotMLSGroup.join(opened, store: keyPackages), join: join, gift: gift, wrap: wrap)
@@ -75,9 +78,9 @@ extension InviteKitNode {
 extension InviteKitNode {
     /// Where a Welcome's chunks are asked for (PROTOCOL §5.11): the Welcome's own relays (those
     /// that are valid relay URLs, at most ``maxWelcomeRelays``), then the join's and the node's.
-    private func treeChunkPools(welcomeRelays: [String], join: PendingJoinRecord) throws -> [RelayPool] {
+    private func treeChunkPools(welcomeRelays: [String], join: PendingJoinRecord?) throws -> [RelayPool] {
         let first = Array(welcomeRelays.filter(RelayURL.isValid).prefix(Self.maxWelcomeRelays))
-        let own = (join.relays + (try defaultRelays())).reduce(into: [String]()) { if !$0.contains($1) && !first.contains($1) { $0.append($1) } }
+        let own = ((join?.relays ?? []) + (try defaultRelays())).reduce(into: [String]()) { if !$0.contains($1) && !first.contains($1) { $0.append($1) } }
         return [first, own].filter { !$0.isEmpty }.map { RelayPool($0.map { configuration.connector($0) }) }
     }
 
@@ -87,34 +90,37 @@ extension InviteKitNode {
 
     /// Completes a join whose tree came in chunks: joins, or reports why not (the join stays
     /// pending, its KeyPackage kept, and the same wrap is tried again when a relay sends it again).
-    private func finishJoin(_ opened: MarmotWelcomeJoin, treeChunkEvents: [NostrEvent], join: PendingJoinRecord,
+    private func finishJoin(_ opened: MarmotWelcomeJoin, treeChunkEvents: [NostrEvent], join: PendingJoinRecord?,
                             gift: UnwrappedGift, wrap: NostrEvent) {
         defer { treeChunkFetches.remove(wrap.id) }
         do {
-            guard try store.read({ tx in try tx.pendingJoins.get(id: join.id) })?.state == .requested else { return }
+            if let join, try store.read({ tx in try tx.pendingJoins.get(id: join.id) })?.state != .requested { return }
             try completeJoin(try MarmotMLSGroup.join(opened, treeChunkEvents: treeChunkEvents, store: keyPackages), join: join, gift: gift, wrap: wrap)
         } catch {
-            emit(.welcomeFailed(joinID: join.id, error: InviteKitError.from(error)))
+            let mapped = InviteKitError.from(error)
+            if let join { emit(.welcomeFailed(joinID: join.id, error: mapped)) } else { emit(.eventRejected(eventID: wrap.id, error: mapped)) }
         }
     }
 
     /// Records a processed Welcome: the join, the group and the processed mark in one
     /// transaction, then the group in memory. A member who joined as the last of a block of the
     /// tree fills it with a self-update (PROTOCOL §5.11), so the group's Commits stay small.
-    private func completeJoin(_ group: MarmotMLSGroup, join: PendingJoinRecord, gift: UnwrappedGift, wrap: NostrEvent) throws {
+    private func completeJoin(_ group: MarmotMLSGroup, join: PendingJoinRecord?, gift: UnwrappedGift, wrap: NostrEvent) throws {
         let now = currentTime()
         let groupID = Hex.encode(group.state.groupID)
+        // A join through an invite uses the invite's relays; an admin's add, the group's own.
+        let relays = join?.relays ?? Array(group.groupData.relays.filter(RelayURL.isValid).prefix(Self.maxWelcomeRelays))
         try store.write { tx in
-            try tx.pendingJoins.markJoined(id: join.id, groupID: groupID, now: now)
+            if let join { try tx.pendingJoins.markJoined(id: join.id, groupID: groupID, now: now) }
             try tx.groups.save(StoredGroup(id: groupID, nostrGroupID: Hex.encode(group.nostrGroupID), name: group.groupData.name,
                                            engine: MarmotMLSGroup.engineName, engineVersion: MarmotMLSGroup.engineVersion,
                                            state: group.serialized(), epoch: group.epoch, currentTag: nil,
-                                           relays: join.relays, updatedAt: now))
+                                           relays: relays, updatedAt: now))
             _ = try tx.processedRequests.record(ProcessedRequest(rumorID: gift.rumor.id, wrapID: wrap.id, outcome: "welcome",
                                                                  groupID: groupID, processedAt: now))
         }
-        setGroup(group, groupID: groupID, relays: join.relays, name: group.groupData.name)
-        emit(.joined(joinID: join.id, groupID: groupID, epoch: group.epoch))
+        setGroup(group, groupID: groupID, relays: relays, name: group.groupData.name)
+        emit(.joined(joinID: join?.id, groupID: groupID, epoch: group.epoch))
         if group.shouldFillAfterJoin { _ = try? selfUpdate(groupID: groupID) }
     }
 

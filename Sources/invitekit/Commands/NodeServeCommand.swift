@@ -17,6 +17,7 @@ struct NodeServeCommand: AsyncParsableCommand {
     @Option(help: "Stop after S seconds (for scripts).", transform: NumericOption.seconds(0...NumericOption.maxSeconds)) var duration: Double?
     @Option(help: "Largest event to publish, in bytes (PROTOCOL §5.11).",
             transform: NumericOption.integer(NumericOption.maxEventBytes)) var maxEventBytes: Int = EventBudget.defaultMaxEventBytes
+    @Flag(help: "Join groups whose admin added this node by its npub (a Welcome without a pending join).") var acceptWelcomes = false
     @Flag(help: "Print JSON lines.") var json = false
 
     func run() async throws {
@@ -25,7 +26,8 @@ struct NodeServeCommand: AsyncParsableCommand {
             let stopAt = try duration.map { try NodeOutput.deadline(after: $0) }
             let resolved = StoreHome.resolve(home)
             let node = try await NodeServeCommand.open(resolved, configuration: .init(idleInterval: .milliseconds(Int64(interval * 1000)),
-                                                                                            eventBudget: try EventBudget(maxEventBytes: maxEventBytes)))
+                                                                                            eventBudget: try EventBudget(maxEventBytes: maxEventBytes),
+                                                                                            acceptsUnsolicitedWelcomes: acceptWelcomes))
             let relays = try await node.defaultRelays()
             guard !relays.isEmpty else { throw CLIFailure("no default relays (run `invitekit init --relay URL`)") }
             // A home written before relay URLs were checked may hold one nothing can connect to.
