@@ -60,4 +60,59 @@ final class NodeOutsiderTests: XCTestCase {
         XCTAssertEqual(kept?.count, buffered.count)
         XCTAssertLessThanOrEqual(kept?.byteCount ?? .max, MarmotProfile.bufferedByteLimit)
     }
+
+    /// The database's bytes (main file and WAL): any committed transaction changes them.
+    private func files(_ node: InviteKitNode) -> [Data?] {
+        [node.home.databasePath, node.home.databasePath + "-wal"].map { FileManager.default.contents(atPath: $0) }
+    }
+
+    /// Junk that passes every check up to the AEAD open (encoding tag, base64, a valid signature)
+    /// joins the buffer of a joined and of a hosted group without any write: the state, the
+    /// database files and the messages stay as they were until the run loop's round saves the
+    /// buffer in one transaction and reports the evictions once.
+    func testWellFormedJunkWritesNothingUntilOneRoundSavesTheBuffer() async throws {
+        let ada = try homes.node("ada", seed: 1)
+        let dee = try homes.node("dee", seed: 2)
+        let runners = [ada, dee].map { n in Task { try await n.run() } }
+        let group = try await ada.createGroup(name: "club")
+        let invite = try await ada.createInvite(groupID: group.id, singleUse: false, expiresIn: 3600)
+        _ = try await dee.join(invite.url, timeout: .seconds(30))
+        runners.forEach { $0.cancel() }
+        for r in runners { _ = await r.result }
+
+        let rng = SeededRandom(seed: 445)
+        let extra = 44
+        let junk = (0..<(MarmotProfile.bufferedEventLimit + extra)).map { _ in
+            // Dated by the nodes' fixed clock: XCTest may make this case long before it runs.
+            TestEvents.junkGroupEvent(nostrGroupID: group.nostrGroupID, bytes: 300, rng: rng, createdAt: homes.now)
+        }
+        for node in [dee, ada] {
+            let reports = node.events()
+            let stateBefore = await node.registry[group.id]!.group.serialized()
+            let heldBefore = await node.registry[group.id]!.group.buffer.count
+            let filesBefore = files(node)
+            for e in junk {
+                let stored = try await node.handleGroupEvent(e)
+                XCTAssertNil(stored)
+            }
+            XCTAssertEqual(files(node), filesBefore, "junk wrote to the database")
+            let stateAfter = await node.registry[group.id]!.group.serialized()
+            XCTAssertTrue(stateAfter.constantTimeEquals(stateBefore), "junk changed the group's state")
+            let held = await node.registry[group.id]!.group.buffer.events.map(\.id)
+            XCTAssertEqual(held, junk.suffix(MarmotProfile.bufferedEventLimit).map(\.id), "the newest junk waits, the oldest was evicted")
+
+            // One round: one write of the buffer by difference, one report of the evictions.
+            try await node.saveDirtyBuffers()
+            XCTAssertNotEqual(files(node), filesBefore)
+            let stored = try node.store.read { tx in try tx.bufferedEvents.all(groupID: group.id) }.map { try NostrEvent(json: $0).id }
+            XCTAssertEqual(stored, held)
+            try await node.saveDirtyBuffers()
+            await node.shutdown()
+            var evictions: [Int] = []
+            for await e in reports { if case .bufferedEventsEvicted(let id, let n) = e, id == group.id { evictions.append(n) } }
+            XCTAssertEqual(evictions, [heldBefore + extra])
+            let history = try await node.history(of: group.id)
+            XCTAssertTrue(history.isEmpty)
+        }
+    }
 }

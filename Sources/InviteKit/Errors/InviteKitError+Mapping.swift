@@ -60,6 +60,7 @@ extension InviteKitError {
     static func map(store c: StoreErrorCodes.Code) -> Code {
         switch c {
         case .locked: return .storeLocked
+        case .full: return .storeFull
         case .corrupt, .invalidRecord: return .storeCorrupt
         case .notFound: return .groupNotFound
         case .identityUnavailable, .identityExists, .homeUnavailable: return .homeUnavailable

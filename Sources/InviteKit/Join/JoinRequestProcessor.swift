@@ -206,6 +206,8 @@ public struct JoinRequestProcessor: Sendable {
             if case let .rolledBack(_, _, lostAdds) = o { return lostAdds }
             return []
         }
+        // Most events roll nothing back: no member set is built for them.
+        guard !lost.isEmpty else { return GroupReceipt(outcomes: outcomes, receipt: receipt, readds: []) }
         let readd = try Self.readd(lost.compactMap(\.keyPackageEvent), in: hosted, budget: budget, now: clock(), rng: rng)
         return GroupReceipt(outcomes: outcomes, receipt: receipt, readds: readd.map { [$0] } ?? [])
     }

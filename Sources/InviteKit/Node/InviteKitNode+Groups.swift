@@ -30,59 +30,103 @@ extension InviteKitNode {
     /// own message or commit echoed by a relay, or one seen before a restart) is skipped by id
     /// before the engine sees it. What the engine changed commits in one transaction: the
     /// group's state (only when it changed), its buffered events (by difference, PROTOCOL §5.9),
-    /// the messages, the processed mark. An event nobody can open costs the engine's failed
-    /// checks and, when buffered, one row; junk over the size bound costs nothing to store. A
-    /// hosted group's Commit that undid adds of ours queues their re-add, and members' leave
-    /// requests are committed, in that same transaction (one Commit in flight per group: while
-    /// one waits, neither is built). Returns the first message stored, if any.
+    /// the messages, the processed mark. An event nobody can open costs the engine's checks and
+    /// one failed AEAD open per retained epoch, and joins the in-memory buffer in place: no copy
+    /// of the group, no write (the run loop saves changed buffers once per round, and reports
+    /// their evictions then). A hosted group's Commit that undid adds of ours queues their
+    /// re-add, and members' leave requests are committed, in that same transaction (one Commit
+    /// in flight per group: while one waits, neither is built). A failed write leaves the
+    /// group's state as it was and throws. Returns the first message stored, if any.
     @discardableResult
     func handleGroupEvent(_ event: NostrEvent) throws -> StoredMessage? {
-        guard let hTag = event.tags.first(where: { $0.count >= 2 && $0[0] == "h" })?[1],
-              let (groupID, entry) = registry.first(where: { $0.value.nostrGroupID == hTag.lowercased() }), !entry.removed else { return nil }
-        if try store.read({ tx in try tx.messages.contains(eventID: event.id) || tx.processedRequests.contains(wrapID: event.id) }) { return nil }
+        guard let groupID = groupID(taggedIn: event), registry[groupID]?.removed == false else { return nil }
+        // Two single-row lookups by index: no snapshot needed, the node is the only writer.
+        if try store.peek({ tx in try tx.messages.contains(eventID: event.id) || tx.processedRequests.contains(wrapID: event.id) }) { return nil }
         let now = currentTime()
+        // The engine works on a copy of the group whose buffer the registry no longer shares, so
+        // that an event that only joins the buffer appends in place; the registry keeps the rest
+        // of the group as it was until the transaction below committed.
+        var advanced = registry[groupID]!.group
+        registry[groupID]!.group.buffer = MarmotEventBuffer()
+        let entry = registry[groupID]!
         let receipt: MarmotReceipt
         var commits: [NodePendingCommit] = []
-        // Kept in memory only once the transaction below committed.
-        let advanced: MarmotMLSGroup
-        if var hosted = entry.hosted {
-            let result = try processor.receive(event, in: &hosted)
-            receipt = result.receipt
-            if !busyGroups.contains(groupID) {
-                if let readd = result.readds.first {
-                    commits.append(.join(readd))
-                } else if receipt.outcomes.contains(where: { if case .leaveRequest = $0 { return true } else { return false } }), hosted.group.isAdmin {
-                    commits.append(.change(groupID: groupID, commit: try hosted.group.commit(includeSelfRemoves: true, now: now, rng: randomSource)))
+        var stored: [StoredMessage] = []
+        do {
+            if let tag = entry.inviteTag {
+                var hosted = HostedGroup(group: advanced, currentTag: tag, relays: entry.relays, name: entry.name)
+                advanced.buffer = MarmotEventBuffer()
+                defer { advanced = hosted.group }
+                let result = try processor.receive(event, in: &hosted)
+                receipt = result.receipt
+                if !busyGroups.contains(groupID) {
+                    if let readd = result.readds.first {
+                        commits.append(.join(readd))
+                    } else if receipt.outcomes.contains(where: { if case .leaveRequest = $0 { return true } else { return false } }), hosted.group.isAdmin {
+                        commits.append(.change(groupID: groupID, commit: try hosted.group.commit(includeSelfRemoves: true, now: now, rng: randomSource)))
+                    }
                 }
+            } else {
+                receipt = advanced.ingest(event: event, now: now)
             }
-            advanced = hosted.group
-        } else {
-            var group = entry.group
-            receipt = group.ingest(event: event, now: now)
-            advanced = group
+            if receipt.stateChanged || !commits.isEmpty {
+                stored = try saveGroupEvent(event, groupID: groupID, advanced: advanced, receipt: receipt, commits: commits,
+                                            relays: entry.relays, bufferDirty: entry.bufferDirty, now: now)
+            }
+        } catch {
+            // The group stays where it was; the buffer keeps what the engine left in it (an event
+            // a failed apply took out comes back from the relays), saved by a later round.
+            registry[groupID]!.group.buffer = advanced.buffer
+            registry[groupID]!.bufferDirty = true
+            throw error
         }
-        let outcomes = receipt.outcomes
+        registry[groupID]!.group = advanced
+        let evicted = receipt.outcomes.reduce(0) { n, o in if case .evicted = o { return n + 1 } else { return n } }
+        registry[groupID]!.unreportedEvictions += evicted
         guard receipt.stateChanged || !commits.isEmpty else {
             // Nothing but the buffer changed (an event no key opens yet, or junk): no write now.
             // It is saved with the group's next state, or by the run loop's next round; until then
             // a crash loses only events the relays send again (they are not marked processed).
-            if receipt.bufferChanged {
-                setGroup(advanced, groupID: groupID)
-                registry[groupID]?.bufferDirty = true
-                for case .evicted(let id) in outcomes { emit(.bufferedEventEvicted(groupID: groupID, eventID: id)) }
-            }
+            if receipt.bufferChanged { registry[groupID]!.bufferDirty = true }
             return nil
         }
+        registry[groupID]!.bufferDirty = false
+        if receipt.outcomes.contains(where: { if case .removed = $0 { return true } else { return false } }) { registry[groupID]!.removed = true }
+        for c in commits { pendingCommits[c.event.id] = c }
+        for m in stored { emit(.messageReceived(m)) }
+        reportEvictions(groupID: groupID)
+        for o in receipt.outcomes {
+            switch o {
+            case .commitApplied(_, let added, let removed):
+                for a in added { emit(.memberAdded(groupID: groupID, member: Hex.decode(a) ?? [])) }
+                for r in removed { emit(.memberRemoved(groupID: groupID, member: Hex.decode(r) ?? [])) }
+            case .removed:
+                emit(.memberRemoved(groupID: groupID, member: publicKey.rawRepresentation))
+                emit(.removedFromGroup(groupID: groupID))
+            default:
+                break
+            }
+        }
+        return stored.first
+    }
+
+    /// The group whose `h` tag (MIP-03) `event` carries, compared as bytes.
+    private func groupID(taggedIn event: NostrEvent) -> String? {
+        guard let tag = event.tags.first(where: { $0.count >= 2 && $0[0] == "h" })?[1], let bytes = Hex.decode(tag) else { return nil }
+        return registry.first(where: { $0.value.group.nostrGroupID == bytes })?.key
+    }
+
+    /// ``handleGroupEvent(_:)``'s one transaction: the engine's new state, the messages, the
+    /// processed mark, queued Commits; synced to disk before anything is next published
+    /// (`Store.Durability.deferred`). Returns the messages stored.
+    private func saveGroupEvent(_ event: NostrEvent, groupID: String, advanced: MarmotMLSGroup, receipt: MarmotReceipt,
+                                commits: [NodePendingCommit], relays: [String], bufferDirty: Bool, now: Int64) throws -> [StoredMessage] {
+        let outcomes = receipt.outcomes
         var stored: [StoredMessage] = []
-        let removed = outcomes.contains { if case .removed = $0 { return true } else { return false } }
         let waits: Bool = { if case .buffered? = outcomes.first { return true } else { return false } }()
-        // The engine's new state, the message and the processed mark commit together; synced
-        // to disk before anything is next published (`Store.Durability.deferred`).
         try store.write(durability: commits.isEmpty ? .deferred : .immediate) { tx in
             if receipt.stateChanged { try tx.groups.updateState(id: groupID, state: advanced.serialized(), epoch: advanced.epoch, now: now) }
-            if receipt.bufferChanged || entry.bufferDirty {
-                try tx.bufferedEvents.replace(groupID: groupID, with: advanced.buffer.events.map { ($0.id, $0.jsonString) })
-            }
+            if receipt.bufferChanged || bufferDirty { try saveBuffer(advanced.buffer, groupID: groupID, in: tx) }
             for (i, outcome) in outcomes.enumerated() {
                 guard case .message(let inner, _) = outcome else { continue }
                 // The event's own outcome comes first; later ones come from buffered events it
@@ -97,42 +141,37 @@ extension InviteKitNode {
                 _ = try tx.processedRequests.record(ProcessedRequest(rumorID: event.id, wrapID: event.id, outcome: "group_event",
                                                                      groupID: groupID, processedAt: now))
             }
-            for c in commits { try queue(c, requestID: nil, relays: entry.relays, in: tx, now: now) }
-            if removed { try tx.groups.markRemoved(id: groupID, now: now) }
+            for c in commits { try queue(c, requestID: nil, relays: relays, in: tx, now: now) }
+            if outcomes.contains(where: { if case .removed = $0 { return true } else { return false } }) { try tx.groups.markRemoved(id: groupID, now: now) }
             tx.failPoint("node.group_event.before_commit")
         }
-        setGroup(advanced, groupID: groupID)
-        registry[groupID]?.bufferDirty = false
-        if removed { registry[groupID]?.removed = true }
-        for c in commits { pendingCommits[c.event.id] = c }
-        for m in stored { emit(.messageReceived(m)) }
-        for o in outcomes {
-            switch o {
-            case .commitApplied(_, let added, let removed):
-                for a in added { emit(.memberAdded(groupID: groupID, member: Hex.decode(a) ?? [])) }
-                for r in removed { emit(.memberRemoved(groupID: groupID, member: Hex.decode(r) ?? [])) }
-            case .removed:
-                emit(.memberRemoved(groupID: groupID, member: publicKey.rawRepresentation))
-                emit(.removedFromGroup(groupID: groupID))
-            case .evicted(let id):
-                emit(.bufferedEventEvicted(groupID: groupID, eventID: id))
-            default:
-                break
-            }
-        }
-        return stored.first
+        return stored
     }
 
-    /// Writes every group's buffer that changed since it was last written, in one transaction.
+    /// Makes `buffered_events` hold `buffer` by difference: only events not stored yet are
+    /// encoded to JSON.
+    private func saveBuffer(_ buffer: MarmotEventBuffer, groupID: String, in tx: StoreTransaction) throws {
+        let events = buffer.events
+        try tx.bufferedEvents.replace(groupID: groupID, ids: events.map(\.id)) { events[$0].jsonString }
+    }
+
+    /// Writes every group's buffer that changed since it was last written, in one transaction,
+    /// then reports the evictions since the last report (one event per group).
     func saveDirtyBuffers() throws {
-        let dirty = registry.filter(\.value.bufferDirty)
-        guard !dirty.isEmpty else { return }
-        try store.write(durability: .deferred) { tx in
-            for (id, entry) in dirty {
-                try tx.bufferedEvents.replace(groupID: id, with: entry.group.buffer.events.map { ($0.id, $0.jsonString) })
+        let dirty = registry.filter(\.value.bufferDirty).map { ($0.key, $0.value.group.buffer) }
+        if !dirty.isEmpty {
+            try store.write(durability: .deferred) { tx in
+                for (id, buffer) in dirty { try saveBuffer(buffer, groupID: id, in: tx) }
             }
+            for (id, _) in dirty { registry[id]?.bufferDirty = false }
         }
-        for id in dirty.keys { registry[id]?.bufferDirty = false }
+        for (id, entry) in registry where entry.unreportedEvictions > 0 { reportEvictions(groupID: id) }
+    }
+
+    private func reportEvictions(groupID: String) {
+        guard let n = registry[groupID]?.unreportedEvictions, n > 0 else { return }
+        registry[groupID]?.unreportedEvictions = 0
+        emit(.bufferedEventsEvicted(groupID: groupID, count: n))
     }
 
     /// Sends `text` as a chat message (kind 9 inside a MIP-03 group event) to any group this

@@ -39,9 +39,10 @@ public enum NodeEvent: Sendable {
     /// A join request through a Whistle code was stored and waits for an admin's
     /// ``InviteKitNode/approveJoin(member:groupID:)`` or `declineJoin` (PROTOCOL §8.3 rule 5).
     case approvalRequested(groupID: String, member: [UInt8], requestID: String)
-    /// A group's buffer of events no key opens yet was full (PROTOCOL §5.9): its oldest event
-    /// was dropped to make room.
-    case bufferedEventEvicted(groupID: String, eventID: String)
+    /// A group's buffer of events no key opens yet was full (PROTOCOL §5.9): its `count` oldest
+    /// events were dropped to make room. Reported once per ``InviteKitNode/run()`` round (and
+    /// with the group's next saved state), so a flood costs one report, not one per event.
+    case bufferedEventsEvicted(groupID: String, count: Int)
     /// An inbound event could not be used (a Welcome that does not open, say); nothing changed.
     case eventRejected(eventID: String, error: InviteKitError)
     /// Events were written to relays (one figure per flush round).

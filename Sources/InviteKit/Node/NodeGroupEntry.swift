@@ -13,6 +13,8 @@ struct NodeGroupEntry: Sendable {
     var removed = false
     /// The engine's buffer changed since it was last written to `buffered_events`.
     var bufferDirty = false
+    /// Buffered events evicted since the last ``NodeEvent/bufferedEventsEvicted(groupID:count:)``.
+    var unreportedEvictions = 0
 
     init(group: MarmotMLSGroup, inviteTag: String?, relays: [String], name: String?, removed: Bool = false) {
         self.group = group; self.inviteTag = inviteTag; self.relays = relays; self.name = name; self.removed = removed

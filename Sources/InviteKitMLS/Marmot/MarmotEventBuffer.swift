@@ -28,6 +28,8 @@ public struct MarmotEventBuffer: Sendable, Equatable {
     /// The JSON bytes of ``events``, the figure ``Limits/maxBytes`` bounds.
     public private(set) var byteCount = 0
     private var sizes: [Int] = []
+    /// The ids of ``events``: every ingested event asks whether it is buffered already.
+    private var ids: Set<String> = []
 
     public init(limits: Limits = .default) {
         self.limits = limits
@@ -43,7 +45,7 @@ public struct MarmotEventBuffer: Sendable, Equatable {
     /// The bytes an event costs: its JSON, as stored.
     public static func cost(of event: NostrEvent) -> Int { event.jsonBytes.count }
 
-    public func contains(eventID: String) -> Bool { events.contains { $0.id == eventID } }
+    public func contains(eventID: String) -> Bool { ids.contains(eventID) }
 
     /// Appends `event` (unless an event with its id is already held) and returns the events
     /// evicted to make room, oldest first. An event larger than the whole byte bound is not kept:
@@ -62,10 +64,12 @@ public struct MarmotEventBuffer: Sendable, Equatable {
         }
         if drop > 0 {
             evicted = Array(events[..<drop])
+            for e in evicted { ids.remove(e.id) }
             events.removeFirst(drop)
             sizes.removeFirst(drop)
         }
         events.append(event)
+        ids.insert(event.id)
         sizes.append(size)
         byteCount = bytes + size
         return evicted
@@ -76,6 +80,7 @@ public struct MarmotEventBuffer: Sendable, Equatable {
         let out = events
         events = []
         sizes = []
+        ids = []
         byteCount = 0
         return out
     }

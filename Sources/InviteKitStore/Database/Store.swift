@@ -179,6 +179,17 @@ public final class Store: Sendable {
         }
     }
 
+    /// Runs `body` on a reader connection outside a transaction: for lookups that need no
+    /// snapshot across statements (each statement still reads one committed state). Saves the
+    /// `BEGIN`/`COMMIT` a per-event check would pay.
+    public func peek<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+        do {
+            return try writer.unsafeRead { db in try body(StoreTransaction(db: db)) }
+        } catch {
+            throw StoreError.from(error, directory: directory)
+        }
+    }
+
     /// Runs `body` outside any transaction (migrations manage their own).
     @discardableResult
     func raw<T>(_ body: (Database) throws -> T) throws -> T {

@@ -19,7 +19,7 @@ public struct MessagesTable {
     }
 
     public func contains(eventID: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM messages WHERE event_id = ?)", arguments: [eventID]) ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS(SELECT 1 FROM messages WHERE event_id = ?)"), arguments: [eventID]) ?? false
     }
 
     public func get(eventID: String) throws -> StoredMessage? {

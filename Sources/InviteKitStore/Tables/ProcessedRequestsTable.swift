@@ -24,7 +24,7 @@ public struct ProcessedRequestsTable {
 
     /// Lets catch-up skip a wrap it already handled without decrypting it.
     public func contains(wrapID: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM processed_requests WHERE wrap_id = ?)", arguments: [wrapID]) ?? false
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS(SELECT 1 FROM processed_requests WHERE wrap_id = ?)"), arguments: [wrapID]) ?? false
     }
 
     public func count() throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM processed_requests") ?? 0 }

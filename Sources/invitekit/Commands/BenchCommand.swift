@@ -9,10 +9,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.") var json = false
     @Option(help: "Only cases whose name contains this text (C-floor cases always run).") var filter: String?
     @Option(help: "Seconds per case.", transform: NumericOption.seconds(0.001...BenchCommand.maxSeconds)) var seconds: Double = 0.4
-    @Option(help: "Instead: publish --count gift wraps to this relay, catch them up and unwrap them.", transform: RelayURLOption.parse) var relay: String?
+    @Option(help: "Instead: publish --count gift wraps to this relay, catch them up and unwrap them (with --node: the node's figures over it).",
+            transform: RelayURLOption.parse) var relay: String?
     @Option(help: "Gift wraps for --relay (1...\(BenchCommand.maxCount)).", transform: NumericOption.integer(1...BenchCommand.maxCount)) var count: Int = 1000
     @Flag(help: "Instead: the durable store's figures (decisions/s, messages/s, catch-up of --count wraps, default 10000).") var store = false
-    @Flag(help: "Instead: the node's figures through run() (round trips, a flood of --count junk events, default 5000).") var node = false
+    @Flag(help: "Instead: the node's figures through run() (round trips, a flood of --count junk events, default 5000; a commit at 1,000 members), over an in-memory relay unless --relay.") var node = false
 
     static let maxSeconds = 3600.0
     static let maxCount = 1_000_000
@@ -20,7 +21,8 @@ struct BenchCommand: AsyncParsableCommand {
     func run() async throws {
         if node {
             try await runReportingErrors {
-                let report = try await NodeBenchmarks.run(flood: count == 1000 ? 5000 : count)
+                var report = try await NodeBenchmarks.run(flood: count == 1000 ? 5000 : count, relayURL: relay)
+                if relay == nil { try await NodeBenchmarks.commitThroughNode(size: 1000, commits: 20, into: &report) }
                 if json {
                     StdIO.printLine("[" + report.lines.map { l in
                         var o = JSONOutput()
@@ -29,7 +31,8 @@ struct BenchCommand: AsyncParsableCommand {
                         return o.string
                     }.joined(separator: ",\n ") + "]")
                 } else {
-                    for (name, value) in report.lines { StdIO.printLine(name.padding(toLength: 72, withPad: " ", startingAt: 0) + " " + value) }
+                    let width = max(72, report.lines.map(\.0.count).max() ?? 0)
+                    for (name, value) in report.lines { StdIO.printLine(name.padding(toLength: width, withPad: " ", startingAt: 0) + " " + value) }
                 }
             }
             return

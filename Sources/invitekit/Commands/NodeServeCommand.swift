@@ -125,7 +125,7 @@ struct NodeServeCommand: AsyncParsableCommand {
         case .published(let writes): text = "published \(writes) event write(s)"
         case .relayProblem(let relay, let error): text = "relay error\(relay.isEmpty ? "" : " (\(relay))"): \(error)"
         case .eventRejected(let id, let error): text = "event \(id.prefix(12))… not used: \(error)"
-        case .bufferedEventEvicted(let g, let id): text = "buffered event \(id.prefix(12))… of \(g.prefix(16))… dropped (buffer full)"
+        case .bufferedEventsEvicted(let g, let n): text = "\(n) buffered event(s) of \(g.prefix(16))… dropped (buffer full)"
         }
         NodeOutput.emit(json, ["event": "node", "detail": text], text: text)
     }

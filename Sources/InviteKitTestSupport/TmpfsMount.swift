@@ -1,14 +1,13 @@
 import Foundation
 import XCTest
-import InviteKitTestSupport
 
 /// A small tmpfs mounted for one test (full-disk and read-only cases), unmounted on deinit.
 /// Mounting needs root (or CAP_SYS_ADMIN); without it the test is skipped with the reason.
-final class TmpfsMount {
-    let path: String
-    private let parent = TemporaryDirectory()
+public final class TmpfsMount {
+    public let path: String
+    private let parent = TemporaryDirectory(prefix: "invitekit-tmpfs")
 
-    init(sizeKiB: Int) throws {
+    public init(sizeKiB: Int) throws {
         path = parent.file("mnt")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         guard geteuid() == 0 else { throw XCTSkip("mounting a tmpfs needs root; this user is uid \(geteuid())") }
@@ -17,12 +16,12 @@ final class TmpfsMount {
     }
 
     /// Remounts read-only (`mount -o remount,ro`).
-    func remountReadOnly() throws {
+    public func remountReadOnly() throws {
         let status = Self.sh("/bin/mount", ["-o", "remount,ro", path])
         guard status == 0 else { throw XCTSkip("mount -o remount,ro failed (exit \(status))") }
     }
 
-    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
     @discardableResult
     static func sh(_ tool: String, _ args: [String]) -> Int32 {
@@ -34,6 +33,17 @@ final class TmpfsMount {
         do { try p.run() } catch { return -1 }
         p.waitUntilExit()
         return p.terminationStatus
+    }
+
+    /// Fills what is left of the mount with one file (`fill`); deleting it frees the space again.
+    public func fill() {
+        guard let h = FileHandle(forWritingAtPath: file("fill")) ?? {
+            _ = FileManager.default.createFile(atPath: file("fill"), contents: nil)
+            return FileHandle(forWritingAtPath: file("fill"))
+        }() else { return }
+        defer { try? h.close() }
+        let chunk = Data(count: 4096)
+        while (try? h.write(contentsOf: chunk)) != nil {}
     }
 
     deinit { Self.sh("/bin/umount", ["-l", path]) }
