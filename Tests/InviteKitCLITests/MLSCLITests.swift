@@ -112,6 +112,46 @@ final class MLSCLITests: XCTestCase {
         XCTAssertEqual(facts.last?["members"] as? Int, 3)
     }
 
+    /// `--max-event-bytes` (PROTOCOL §5.11): a Welcome whose tree does not fit goes with the tree in
+    /// chunk events, printed before the Welcomes; every printed event fits the bound; a message
+    /// over it is refused and leaves the state file as it was.
+    func testMaxEventBytesPutsTheTreeInChunksAndRefusesAMessageOverIt() throws {
+        let tmp = TemporaryDirectory(prefix: "ik-cli")
+        defer { withExtendedLifetime(tmp) {} }
+        let alice = tmp.url.appendingPathComponent("alice.group").path
+        _ = try Self.lines(["mls", "create", "--state", alice, "--name", "budget", "--relay", Self.relay], key: Self.aliceKey)
+        var keyPackages: [[UInt8]] = []
+        for i in 1...40 {
+            let secret = String(format: "%064x", 0x1000 + i)
+            let kp = try CLI.run(["keypackage", "create", "--relay", Self.relay, "--store", tmp.url.appendingPathComponent("kp\(i)").path],
+                                 env: ["INVITEKIT_SECRET_KEY": secret])
+            XCTAssertEqual(kp.status, 0, kp.err)
+            keyPackages.append(kp.outBytes)
+        }
+        let bound = 16_384
+        // One Commit of 40 KeyPackages is over the bound: refused by name, nothing recorded.
+        let tooMany = try CLI.run(["mls", "add", "--state", alice, "--max-event-bytes", "\(bound)"], stdin: keyPackages.flatMap { $0 })
+        XCTAssertNotEqual(tooMany.status, 0)
+        XCTAssertTrue(tooMany.err.contains("maxEventBytes is \(bound)") && tooMany.err.contains("event_too_large"), tooMany.err)
+        let add = try Self.lines(["mls", "add", "--state", alice, "--max-event-bytes", "\(bound)"], stdin: keyPackages.prefix(20).flatMap { $0 })
+        XCTAssertEqual((add.first?["added"] as? [String])?.count, 20)
+        let confirmed = try Self.lines(["mls", "confirm", "--state", alice, "--acked-by", Self.relay, "--max-event-bytes", "\(bound)"], key: Self.aliceKey)
+        let types = confirmed.compactMap { $0["type"] as? String }
+        XCTAssertEqual(types.first, "commit_confirmed")
+        XCTAssertGreaterThan(types.filter { $0 == "tree_chunk" }.count, 0, "a 21-leaf tree does not fit a 16 KiB Welcome")
+        XCTAssertEqual(types.filter { $0 == "welcome" }.count, 20)
+        XCTAssertEqual(types.lastIndex(of: "tree_chunk").map { $0 < types.firstIndex(of: "welcome")! }, true, "chunks come first")
+        for line in confirmed.dropFirst() {
+            let event = try JSONSerialization.data(withJSONObject: try XCTUnwrap(line["event"]))
+            XCTAssertLessThanOrEqual(event.count + 10, bound)
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: alice))
+        let big = try CLI.run(["mls", "send", "--state", alice, "--content", String(repeating: "x", count: 20_000), "--max-event-bytes", "\(bound)"])
+        XCTAssertNotEqual(big.status, 0)
+        XCTAssertTrue(big.err.contains("maxEventBytes is \(bound)"), big.err)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: alice)), before, "the refused message left the state as it was")
+    }
+
     /// `--json` prints only the JSON lines, as before the flag came back; without it, one readable
     /// line per epoch with the same facts (the run is replayable from its seed) and a summary.
     func testSimulateIsReadableByDefaultAndJSONWithTheFlag() throws {

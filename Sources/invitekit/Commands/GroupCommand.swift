@@ -144,9 +144,9 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var home: HomeOptions
         @Option(help: "The group id.") var group: String
         @Option(help: "Give up waiting for the relay after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 30
-        @Option(help: "Largest event to publish, in bytes (PROTOCOL §5.11); a running serve uses its own.",
-                transform: NumericOption.integer(NumericOption.maxEventBytes)) var maxEventBytes: Int = EventBudget.defaultMaxEventBytes
-        var budget: EventBudget { get throws { try EventBudget(maxEventBytes: maxEventBytes) } }
+        /// A running serve uses its own.
+        @OptionGroup var eventBudget: EventBudgetOption
+        var budget: EventBudget { get throws { try eventBudget.budget } }
     }
 
     struct Add: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import InviteKit
+import InviteKitMLS
 
 extension MLSCommand {
     struct Create: ParsableCommand {
@@ -36,15 +37,17 @@ extension MLSCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "KeyPackage events (one per line) on stdin; print the pending add commit (kind 445).")
         @OptionGroup var state: StateOption
+        @OptionGroup var eventBudget: EventBudgetOption
 
         func run() throws {
             try runReportingErrors {
+                let budget = try eventBudget.budget
                 let events = try MLSCommand.readEvents()
                 guard !events.isEmpty else { throw CLIFailure("no KeyPackage event on stdin") }
                 let packages = try events.map { try KeyPackageValidator.validate($0) }
                 try state.locked {
                     var file = try GroupStateFile.load(state.path)
-                    try MLSCommand.recordPending(&file, path: state.path, action: "add") { try $0.commit(adding: packages) }
+                    try MLSCommand.recordPending(&file, path: state.path, action: "add") { try $0.commit(adding: packages, budget: budget) }
                 }
             }
         }
@@ -54,17 +57,19 @@ extension MLSCommand {
         static let configuration = CommandConfiguration(abstract: "Print the pending commit removing members (kind 445).")
         @OptionGroup var state: StateOption
         @Option(name: .customLong("member"), help: "Public key to remove, hex or npub (repeatable).") var members: [String] = []
+        @OptionGroup var eventBudget: EventBudgetOption
 
         func validate() throws { guard !members.isEmpty else { throw ValidationError("give at least one --member") } }
 
         func run() throws {
             try runReportingErrors {
+                let budget = try eventBudget.budget
                 let keys = try members.map { try MLSCommand.publicKey($0, option: "--member") }
                 try state.locked {
                     var file = try GroupStateFile.load(state.path)
                     let current = Set(file.group.state.memberIdentities)
                     for k in keys where !current.contains(k) { throw CLIFailure("\(Hex.encode(k)) is not a member of the group") }
-                    try MLSCommand.recordPending(&file, path: state.path, action: "remove") { try $0.commit(removing: keys) }
+                    try MLSCommand.recordPending(&file, path: state.path, action: "remove") { try $0.commit(removing: keys, budget: budget) }
                 }
             }
         }
@@ -73,12 +78,14 @@ extension MLSCommand {
     struct Update: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print a pending self-update commit (new leaf keys; any member may).")
         @OptionGroup var state: StateOption
+        @OptionGroup var eventBudget: EventBudgetOption
 
         func run() throws {
             try runReportingErrors {
+                let budget = try eventBudget.budget
                 try state.locked {
                     var file = try GroupStateFile.load(state.path)
-                    try MLSCommand.recordPending(&file, path: state.path, action: "update") { try $0.selfUpdate() }
+                    try MLSCommand.recordPending(&file, path: state.path, action: "update") { try $0.commit(budget: budget) }
                 }
             }
         }
@@ -111,6 +118,7 @@ extension MLSCommand {
         @OptionGroup var secret: SecretKeyInput
         @OptionGroup var state: StateOption
         @Option(name: .customLong("acked-by"), help: "A relay that acknowledged the commit event (repeatable, required).") var ackedBy: [String] = []
+        @OptionGroup var eventBudget: EventBudgetOption
 
         func run() throws {
             try runReportingErrors {
@@ -119,12 +127,13 @@ extension MLSCommand {
                     throw CLIFailure("refusing to confirm: give --acked-by URL for each relay that acknowledged the commit event", exitCode: 64)
                 }
                 let key = try secret.resolve()
-                let (file, pending, wraps) = try state.locked {
+                let budget = try eventBudget.budget
+                let (file, pending, release) = try state.locked {
                     var file = try GroupStateFile.load(state.path)
                     guard let pending = file.pending else { throw CLIFailure("no pending commit in \(state.path)") }
-                    let wraps: [NostrEvent]
+                    let release: MarmotCommitRelease
                     do {
-                        wraps = try file.group.confirmPublished(pending, acknowledgedBy: ackedBy, wrappingWelcomesFrom: key)
+                        release = try file.group.confirmPublished(pending, acknowledgedBy: ackedBy, wrappingWelcomesFrom: key, budget: budget)
                     } catch let e as MLSError where e.code == .staleCommit {
                         // The commit lost: drop it so the next commit can be made on the new epoch.
                         var dropped = try GroupStateFile.load(state.path)
@@ -134,7 +143,7 @@ extension MLSCommand {
                     }
                     file.pending = nil
                     try file.save(state.path)
-                    return (file, pending, wraps)
+                    return (file, pending, release)
                 }
                 var o = JSONOutput()
                 o.add("type", "commit_confirmed")
@@ -143,12 +152,19 @@ extension MLSCommand {
                 o.add("acked_by", json: .array(ackedBy.map { .string($0) }))
                 o.add("members", file.group.state.memberIdentities.count)
                 StdIO.printLine(o.string)
-                for (wrap, kp) in zip(wraps, pending.keyPackageEvents) {
+                // Publish in this order: every chunk stored before the first Welcome (PROTOCOL §5.11).
+                for chunk in release.treeChunks {
+                    var c = JSONOutput()
+                    c.add("type", "tree_chunk")
+                    c.add("event", json: chunk.jsonValue)
+                    StdIO.printLine(c.string)
+                }
+                for delivery in release.welcomes {
                     var w = JSONOutput()
                     w.add("type", "welcome")
-                    w.add("recipient", kp.pubkey)
-                    w.add("key_package_event", kp.id)
-                    w.add("event", json: wrap.jsonValue)
+                    w.add("recipient", delivery.recipient)
+                    w.add("key_package_event", delivery.keyPackageEventID)
+                    w.add("event", json: delivery.wrap.jsonValue)
                     StdIO.printLine(w.string)
                 }
             }

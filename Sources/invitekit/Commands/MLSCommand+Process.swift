@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import InviteKit
+import InviteKitMLS
 
 extension MLSCommand {
     struct Process: ParsableCommand {
@@ -147,14 +148,18 @@ extension MLSCommand {
         @OptionGroup var state: StateOption
         @Option(name: .customLong("content"), help: "Message text.") var content: String
         @Option(name: .customLong("kind"), help: "Kind of the inner (unsigned) event; 9 is a chat message.", transform: NumericOption.integer(0...65535)) var kind: Int = 9
+        @OptionGroup var eventBudget: EventBudgetOption
 
         func validate() throws { guard (0...65535).contains(kind) else { throw ValidationError("--kind must be in 0...65535") } }
 
         func run() throws {
             try runReportingErrors {
+                let budget = try eventBudget.budget
                 let (file, event) = try state.locked {
                     var file = try GroupStateFile.load(state.path)
                     let event = try file.group.message(EventTemplate(kind: kind, content: content))
+                    // Before the save: a message too large for the relays leaves the ratchet where it was.
+                    try budget.check(event, "the message event")
                     try file.save(state.path)
                     return (file, event)
                 }

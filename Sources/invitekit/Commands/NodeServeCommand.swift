@@ -15,8 +15,7 @@ struct NodeServeCommand: AsyncParsableCommand {
     @Option(help: "The printed invite expires after S seconds.", transform: NumericOption.integer(1...NumericOption.maxLifetime)) var expiresIn: Int64 = 86_400
     @Option(help: "Seconds between polls.", transform: NumericOption.seconds(NumericOption.pollInterval)) var interval: Double = 1
     @Option(help: "Stop after S seconds (for scripts).", transform: NumericOption.seconds(0...NumericOption.maxSeconds)) var duration: Double?
-    @Option(help: "Largest event to publish, in bytes (PROTOCOL §5.11).",
-            transform: NumericOption.integer(NumericOption.maxEventBytes)) var maxEventBytes: Int = EventBudget.defaultMaxEventBytes
+    @OptionGroup var eventBudget: EventBudgetOption
     @Flag(help: "Join groups whose admin added this node by its npub (a Welcome without a pending join).") var acceptWelcomes = false
     @Flag(help: "Print JSON lines.") var json = false
 
@@ -26,7 +25,7 @@ struct NodeServeCommand: AsyncParsableCommand {
             let stopAt = try duration.map { try NodeOutput.deadline(after: $0) }
             let resolved = StoreHome.resolve(home)
             let node = try await NodeServeCommand.open(resolved, configuration: .init(idleInterval: .milliseconds(Int64(interval * 1000)),
-                                                                                            eventBudget: try EventBudget(maxEventBytes: maxEventBytes),
+                                                                                            eventBudget: try eventBudget.budget,
                                                                                             acceptsUnsolicitedWelcomes: acceptWelcomes))
             let relays = try await node.defaultRelays()
             guard !relays.isEmpty else { throw CLIFailure("no default relays (run `invitekit init --relay URL`)") }
