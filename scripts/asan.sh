@@ -48,6 +48,8 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:detect_stack_use_after_retur
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$SUPP:print_suppressions=1:exitcode=0}"
 # Swift's crash backtracer would inspect memory itself and race ASan's report.
 export SWIFT_BACKTRACE="enable=no"
+# Child processes of the CLI tests run sanitized too, several times slower: their watchdogs scale.
+export INVITEKIT_TEST_TIMEOUT_SCALE="${INVITEKIT_TEST_TIMEOUT_SCALE:-5}"
 # The Python interop peers (scripts/peer) are not ASan's business; tests skip them when the
 # venv is missing, and run them when make asan built it.
 echo "== swift test under ASan/LSan (ASAN_OPTIONS=$ASAN_OPTIONS)"

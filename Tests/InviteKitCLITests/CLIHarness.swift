@@ -64,7 +64,9 @@ enum CLI {
         // A hang is a failure, not a stuck suite: the child is killed after `timeout` seconds.
         let pid = p.processIdentifier
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        // Sanitized builds run several times slower (scripts/asan.sh sets the scale).
+        let scale = Double(ProcessInfo.processInfo.environment["INVITEKIT_TEST_TIMEOUT_SCALE"] ?? "").flatMap { $0 >= 1 ? $0 : nil } ?? 1
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout * scale, execute: watchdog)
         defer { watchdog.cancel() }
         if let stdin {
             let h = input.fileHandleForWriting
