@@ -66,7 +66,7 @@ public final class GroupParticipant: @unchecked Sendable {
     /// Sends a text message to the group (kind 9 inner event in a kind-445 wrapper).
     public func send(_ text: String) async throws -> NostrEvent {
         guard var s = group else { throw MLSError(.notMember, "\(name) is not in a group") }
-        let event = try s.message(EventTemplate(kind: 9, content: text), rng: rng)
+        let event = try s.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: text), rng: rng)
         group = s
         try await publishRequired(event)
         return event

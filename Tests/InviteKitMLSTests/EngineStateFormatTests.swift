@@ -144,7 +144,7 @@ final class EngineStateFormatTests: XCTestCase {
         XCTAssertLessThan(bytes.count, tree * 3, "one tree and deltas, not \((MarmotProfile.epochLookback + 1) * (MLSGroupState.retainedEpochLimit + 1)) trees")
         var restored = try G(serialized: bytes)
         XCTAssertEqual(restored.serialized().exportBytes(), bytes.exportBytes())
-        let m = try alice.message(EventTemplate(kind: 9, content: "after restore"), now: now + 200)
+        let m = try alice.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "after restore"), now: now + 200)
         guard case .message? = restored.receive(event: m, now: now + 200).first else { return XCTFail("restored state reads") }
         XCTAssertEqual(commits.count, MarmotProfile.epochLookback)
     }

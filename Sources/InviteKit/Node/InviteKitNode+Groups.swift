@@ -151,8 +151,8 @@ extension InviteKitNode {
         if row.removedAt != nil { throw InviteKitError(.notAMember, underlyingCode: "removed") }
         var group = try currentGroup(row.id)
         let now = currentTime()
-        let event = try group.message(EventTemplate(kind: 9, content: text, createdAt: now), now: now, rng: randomSource)
-        var message = StoredMessage(eventID: event.id, groupID: row.id, sender: publicKey.rawRepresentation, createdAt: now, kind: 9,
+        let event = try group.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: text, createdAt: now), now: now, rng: randomSource)
+        var message = StoredMessage(eventID: event.id, groupID: row.id, sender: publicKey.rawRepresentation, createdAt: now, kind: MarmotProfile.chatMessageKind,
                                     content: text, outgoing: true, status: .pending)
         try store.write { tx in
             try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)

@@ -23,6 +23,8 @@ public enum MarmotProfile {
     public static let groupEventKind = 445
     /// Kind of a Welcome rumor (MIP-02); only ever sent inside a NIP-59 gift wrap.
     public static let welcomeKind = 444
+    /// Kind of a chat message: the rumor inside an application message (PROTOCOL.md §5.5).
+    public static let chatMessageKind = 9
 
     /// MLS-Exporter label of the kind-445 content key (MIP-03).
     public static let groupEventExporterLabel = "marmot"
