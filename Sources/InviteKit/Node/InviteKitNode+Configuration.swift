@@ -28,7 +28,7 @@ extension InviteKitNode {
         public var treeChunkTimeout: Duration
         public var connector: RelayConnector
 
-        public init(retryPolicy: RetryPolicy = .standard, relayTimeout: Duration = .seconds(10), idleInterval: Duration = .seconds(1),
+        public init(retryPolicy: RetryPolicy = .standard, relayTimeout: Duration = .relayTimeout, idleInterval: Duration = .seconds(1),
                     keyPackageLowWater: Int = 3, eventBudget: EventBudget = .standard, treeChunkTimeout: Duration = .seconds(30),
                     connector: @escaping RelayConnector = { WebSocketRelayClient(url: $0) }) {
             self.retryPolicy = retryPolicy; self.relayTimeout = relayTimeout; self.idleInterval = idleInterval
