@@ -60,4 +60,14 @@ public final class SecureBytes: @unchecked Sendable {
     /// An explicit copy of the secret as plain bytes, for the few places that must export it
     /// (key export on user request, test vectors).
     public func exportBytes() -> [UInt8] { withUnsafeBytes { Array($0) } }
+
+    /// Overwrites a plain buffer that held secret bytes with zeros (`sodium_memzero`, which the
+    /// compiler cannot elide), keeping its count. The one wipe for `[UInt8]`: call it on a buffer
+    /// nothing else shares, or it wipes a fresh copy and leaves the shared storage as it was.
+    public static func wipe(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            sodium_memzero(base, raw.count)
+        }
+    }
 }

@@ -31,7 +31,7 @@ struct GroupStateFile {
 
     static func load(_ path: String) throws -> GroupStateFile {
         var bytes = try readPrivate(path)
-        defer { GroupStateFile.wipe(&bytes) }
+        defer { SecureBytes.wipe(&bytes) }
         do {
             var r = TLSReader(bytes)
             guard try r.readBytes(4) == magic else { throw MLSError(.invalidValue, "not an InviteKit group state file") }
@@ -40,9 +40,9 @@ struct GroupStateFile {
                 throw MLSError(.unsupportedVersion, "group state file version \(v) is not supported (this build reads \(readableVersions.lowerBound) to \(readableVersions.upperBound))")
             }
             var groupBytes = try r.readOpaque()
-            defer { GroupStateFile.wipe(&groupBytes) }
+            defer { SecureBytes.wipe(&groupBytes) }
             var pendingBytes = try r.readOpaque()
-            defer { GroupStateFile.wipe(&pendingBytes) }
+            defer { SecureBytes.wipe(&pendingBytes) }
             let bufferBytes = v >= 2 ? try r.readOpaque() : nil
             try r.finish()
             var group = try Group(serialized: SecureBytes(copying: groupBytes))
@@ -64,7 +64,7 @@ struct GroupStateFile {
         if let pending { pending.serialized().withUnsafeBytes { w.writeOpaque($0) } } else { w.writeOpaque([UInt8]()) }
         w.writeOpaque(group.buffer.serialized())
         var bytes = w.takeBytes()
-        defer { GroupStateFile.wipe(&bytes) }
+        defer { SecureBytes.wipe(&bytes) }
         guard bytes.count <= Self.maxBytes else {
             throw CLIFailure("refusing to write the group state \(path): \(bytes.count) bytes is over \(Self.maxBytes)")
         }
@@ -124,17 +124,9 @@ struct GroupStateFile {
         while offset < out.count {
             let n = out[offset...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { GroupStateFile.wipe(&out); throw CLIFailure("cannot read the group state \(path)") }
+            guard n > 0 else { SecureBytes.wipe(&out); throw CLIFailure("cannot read the group state \(path)") }
             offset += n
         }
         return out
-    }
-
-    /// Overwrites a buffer that held secret state before it is freed.
-    static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            _ = memset(base, 0, raw.count)
-        }
     }
 }
