@@ -37,8 +37,8 @@ extension InviteKitNode {
     /// one waits, neither is built). Returns the first message stored, if any.
     @discardableResult
     func handleGroupEvent(_ event: NostrEvent) throws -> StoredMessage? {
-        guard let hTag = event.tags.first(where: { $0.count >= 2 && $0[0] == "h" })?[1],
-              let (groupID, entry) = registry.first(where: { $0.value.nostrGroupID == hTag.lowercased() }), !entry.removed else { return nil }
+        guard let hTag = (try? MarmotGroupEvent.nostrGroupID(of: event)).map({ Hex.encode($0) }),
+              let (groupID, entry) = registry.first(where: { $0.value.nostrGroupID == hTag }), !entry.removed else { return nil }
         if try store.read({ tx in try tx.messages.contains(eventID: event.id) || tx.processedRequests.contains(wrapID: event.id) }) { return nil }
         let now = currentTime()
         let receipt: MarmotReceipt
