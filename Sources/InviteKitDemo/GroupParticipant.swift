@@ -7,6 +7,7 @@ import InviteKitRelay
 /// One person in a story or test: a Nostr key, a KeyPackage store, maybe a Marmot group, and
 /// the relays. Used sequentially (one task at a time).
 public final class GroupParticipant: @unchecked Sendable {
+    // Safe: a story or test drives one participant from one task at a time (see above).
     public let name: String
     public let key: Secp256k1.PrivateKey
     public let keyPackages = MemoryKeyPackageStore()

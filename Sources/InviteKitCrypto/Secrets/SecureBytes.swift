@@ -5,6 +5,8 @@ internal import CSodium
 /// Secrets never live in a `String` or a long-lived `[UInt8]`; copy into this type as soon as
 /// they are produced and borrow them with ``withUnsafeBytes(_:)``.
 public final class SecureBytes: @unchecked Sendable {
+    // Safe: `pointer` and `count` never change; the bytes are written only at init or through
+    // `withUnsafeMutableBytes`, whose callers own the value while they derive into it.
     private let pointer: UnsafeMutableRawPointer
     /// Number of bytes held.
     public let count: Int
