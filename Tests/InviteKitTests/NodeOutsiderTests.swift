@@ -62,8 +62,10 @@ final class NodeOutsiderTests: XCTestCase {
     }
 
     /// A node finds an event's group by the one `h` rule of PROTOCOL §5.4 (exactly one `h` tag of
-    /// 64 hex, `MarmotGroupEvent.nostrGroupID`), not by the first `h` tag: an event with two is
-    /// nobody's and is not buffered, while the same junk with one tag is.
+    /// 64 hex, `MarmotGroupEvent.nostrGroupID`): an event with two is nobody's and is not buffered,
+    /// while the same junk with one tag is. (Before the node shared the rule it looked up by the
+    /// first `h` tag and the engine refused the event after; the outcome was the same, the rule
+    /// had two owners.)
     func testAnEventWithTwoHTagsReachesNoGroup() async throws {
         let ada = try homes.node("ada", seed: 1)
         let group = try await ada.createGroup(name: "club")
