@@ -16,6 +16,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/vapor/websocket-kit", from: "2.16.0"),
+        // Imported by InviteKitRelay directly (event loops, TLS settings); websocket-kit needs them too.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.78.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.24.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
@@ -33,9 +36,13 @@ let package = Package(
         // Layer 3: siblings that only see Nostr and crypto.
         .target(name: "InviteKitInvites", dependencies: ["InviteKitNostr", "InviteKitCrypto", "CZlib", "CQREncode"]),
         .target(name: "InviteKitMLS", dependencies: ["InviteKitNostr", "InviteKitCrypto"]),
-        .target(name: "InviteKitRelay", dependencies: ["InviteKitNostr", "InviteKitCrypto", .product(name: "WebSocketKit", package: "websocket-kit")]),
+        .target(name: "InviteKitRelay", dependencies: [
+            "InviteKitNostr", "InviteKitCrypto", .product(name: "WebSocketKit", package: "websocket-kit"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         // Layer 3: durable state in SQLite (through GRDB); group state is opaque bytes, so no MLS here.
-        .target(name: "InviteKitStore", dependencies: ["InviteKitNostr", "InviteKitCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "InviteKitStore", dependencies: ["InviteKitCrypto", .product(name: "GRDB", package: "GRDB.swift")]),
         // Killed by a fail point inside a transaction by the store's crash tests.
         .executableTarget(name: "invitekit-store-crash", dependencies: ["InviteKitStore"], path: "Tests/InviteKitStoreCrash"),
         // An app on InviteKit's public API only, killed and restarted by the node process tests.

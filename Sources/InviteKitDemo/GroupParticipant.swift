@@ -7,6 +7,7 @@ import InviteKitRelay
 /// One person in a story or test: a Nostr key, a KeyPackage store, maybe a Marmot group, and
 /// the relays. Used sequentially (one task at a time).
 public final class GroupParticipant: @unchecked Sendable {
+    // Safe: a story or test drives one participant from one task at a time (see above).
     public let name: String
     public let key: Secp256k1.PrivateKey
     public let keyPackages = MemoryKeyPackageStore()
@@ -66,7 +67,7 @@ public final class GroupParticipant: @unchecked Sendable {
     /// Sends a text message to the group (kind 9 inner event in a kind-445 wrapper).
     public func send(_ text: String) async throws -> NostrEvent {
         guard var s = group else { throw MLSError(.notMember, "\(name) is not in a group") }
-        let event = try s.message(EventTemplate(kind: 9, content: text), rng: rng)
+        let event = try s.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: text), rng: rng)
         group = s
         try await publishRequired(event)
         return event

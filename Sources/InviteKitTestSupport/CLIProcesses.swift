@@ -1,15 +1,15 @@
 import Foundation
+import InviteKitCrypto
 import XCTest
 
 /// A child process's combined output, appended from the pipe's reader until end of file.
-public final class ProcessOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
+public final class ProcessOutput: Sendable {
+    private let data = LockedBox(Data())
     /// Left at end of file: the process exited and its last bytes are in.
     private let open = DispatchGroup()
     public init() { open.enter() }
-    public func append(_ d: Data) { lock.withLock { data.append(d) } }
-    public var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    public func append(_ d: Data) { data.withLock { $0.append(d) } }
+    public var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
 
     /// The reader saw end of file (called once).
     public func close() { open.leave() }
@@ -23,6 +23,7 @@ public final class ProcessOutput: @unchecked Sendable {
 /// The built `invitekit` executable as child processes of one test; ``killAll()`` (from
 /// tearDown) ends whatever is still running.
 public final class CLIProcesses: @unchecked Sendable {
+    // Safe: `running` is only touched under `lock`; `Process` is not Sendable, so no LockedBox.
     private let lock = NSLock()
     private var running: [Process] = []
     public let executable: URL

@@ -4,6 +4,7 @@ import Foundation
 /// and a temporary root holding one home per node. ``tearDown()`` ends every process, stops the
 /// relay and removes the homes.
 public final class CLIRelayWorld: @unchecked Sendable {
+    // Safe: built and torn down by the test's one task; the processes it starts share nothing of it.
     public let relay: RelayProcess
     public let cli: CLIProcesses
     public let root: String

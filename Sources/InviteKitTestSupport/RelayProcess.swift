@@ -1,9 +1,11 @@
 import Foundation
+import InviteKitCrypto
 import XCTest
 
 /// A real nostr-relay (PyPI) for one test: `scripts/relay/run_relay.sh PORT DBDIR`, started on a free
 /// 127.0.0.1 port with its own sqlite database, stopped (and its directory removed) in tearDown.
 public final class RelayProcess: @unchecked Sendable {
+    // Safe: configured and started by the test's one task, and stopped from its tearDown.
     public static let packageRoot = VectorFiles.root.deletingLastPathComponent()
     public static let script = packageRoot.appendingPathComponent("scripts/relay/run_relay.sh")
     public static let python = packageRoot.appendingPathComponent(".venv/bin/python")
@@ -186,14 +188,14 @@ public struct RelayFixtureError: Error, CustomStringConvertible {
 }
 
 /// Bytes appended from a pipe's reader thread, read from the test.
-public final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
+public final class LockedData: Sendable {
+    private let data = LockedBox(Data())
     public init() {}
-    public func append(_ d: Data) { lock.lock(); data.append(d); lock.unlock() }
+    public func append(_ d: Data) { data.withLock { $0.append(d) } }
     public func firstLine() -> String? {
-        lock.lock(); defer { lock.unlock() }
-        guard let nl = data.firstIndex(of: 0x0A) else { return nil }
-        return String(decoding: data[data.startIndex..<nl], as: UTF8.self)
+        data.withLock { data in
+            guard let nl = data.firstIndex(of: 0x0A) else { return nil }
+            return String(decoding: data[data.startIndex..<nl], as: UTF8.self)
+        }
     }
 }

@@ -30,7 +30,7 @@ final class MDKLargeGroupWelcomeTests: XCTestCase {
     }
 
     func exchange(_ g: inout MarmotGroup<MLSGroupState>, admin: Secp256k1.PrivateKey, mdk: MDKPeer, group: String) throws {
-        let hello = try g.message(EventTemplate(kind: 9, content: "hello MDK"))
+        let hello = try g.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "hello MDK"))
         XCTAssertEqual(try mdk.process(hello), .message(sender: admin.publicKey.hex, content: "hello MDK"))
         let back = try mdk.send("hello admin", group: group)
         guard case let .message(rumor, _)? = g.receive(event: back).first else { return XCTFail("the admin did not read MDK's message") }

@@ -84,7 +84,7 @@ final class MarmotGroupMember<Engine: MarmotEngine>: InteropMember {
 
     func send(_ content: String, group id: String) throws -> NostrEvent {
         var g = try group(id)
-        let event = try g.message(EventTemplate(kind: 9, content: content))
+        let event = try g.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: content))
         groups[id] = g
         return event
     }

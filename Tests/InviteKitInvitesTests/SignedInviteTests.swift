@@ -22,7 +22,22 @@ final class SignedInviteTests: XCTestCase {
         XCTAssertThrowsError(try invite.conversationID(creatorKey: TestKeys.other)) {
             XCTAssertEqual(($0 as? InviteError)?.code, .tokenDecryptionFailed)
         }
-        XCTAssertTrue(InviteTag.isWellFormed(invite.payload.tag))
+        XCTAssertTrue(InviteTag.isValid(invite.payload.tag)); XCTAssertEqual(invite.payload.tag.count, InviteTag.length)
+    }
+
+    /// One tag rule (PROTOCOL §3.6) for the builder and the CLI: 1–64 of [A-Za-z0-9]. The builder
+    /// used to take any non-empty string, so a tag the CLI refuses could still be signed.
+    func testBuilderTakesExactlyTheValidTags() throws {
+        for good in ["a", "AbCdEfGhIj", String(repeating: "Z", count: InviteTag.maxLength)] {
+            XCTAssertTrue(InviteTag.isValid(good))
+            XCTAssertEqual(try make(InviteOptions(relays: ["wss://relay.example"], tag: good)).payload.tag, good)
+        }
+        for bad in ["", "has space", "tag-1", "ümlaut", String(repeating: "Z", count: InviteTag.maxLength + 1)] {
+            XCTAssertFalse(InviteTag.isValid(bad), bad)
+            XCTAssertThrowsError(try make(InviteOptions(relays: ["wss://relay.example"], tag: bad)), bad) {
+                XCTAssertEqual(($0 as? InviteError)?.code, .invalidArgument)
+            }
+        }
     }
 
     func testExpectedCreator() throws {
@@ -112,7 +127,7 @@ final class SignedInviteTests: XCTestCase {
         var counts = [UInt8: Int]()
         for _ in 0..<2000 {
             let t = InviteTag.generate(using: rng)
-            XCTAssertTrue(InviteTag.isWellFormed(t))
+            XCTAssertTrue(InviteTag.isValid(t)); XCTAssertEqual(t.count, InviteTag.length)
             for b in t.utf8 { counts[b, default: 0] += 1 }
         }
         XCTAssertEqual(counts.count, 62)

@@ -144,8 +144,34 @@ final class EngineStateFormatTests: XCTestCase {
         XCTAssertLessThan(bytes.count, tree * 3, "one tree and deltas, not \((MarmotProfile.epochLookback + 1) * (MLSGroupState.retainedEpochLimit + 1)) trees")
         var restored = try G(serialized: bytes)
         XCTAssertEqual(restored.serialized().exportBytes(), bytes.exportBytes())
-        let m = try alice.message(EventTemplate(kind: 9, content: "after restore"), now: now + 200)
+        let m = try alice.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "after restore"), now: now + 200)
         guard case .message? = restored.receive(event: m, now: now + 200).first else { return XCTFail("restored state reads") }
         XCTAssertEqual(commits.count, MarmotProfile.epochLookback)
+    }
+
+    /// Every versioned state has one envelope (`VersionedEnvelope`, PROTOCOL §5.10): a version it
+    /// does not read is `unsupported_version` (the pending commits, the tree keys and the key store
+    /// said `invalid_value` before), a trailing byte is `trailing_bytes`, and the bytes written are
+    /// the same as before the envelope: version byte, then the body.
+    func testEveryStateShareTheEnvelopeRules() throws {
+        let (admin, member) = try group(size: 3, commits: 1)
+        let commit = try admin.commit([], rng: SeededRandom(seed: 9))
+        let bundle = try EngineHarness.bundle(7, rng: SeededRandom(seed: 10))
+        let states: [(String, [UInt8], ([UInt8]) throws -> Void)] = [
+            ("group state", member.serialized().exportBytes(), { _ = try MLSGroupState(serialized: SecureBytes(copying: $0)) }),
+            ("tree keys", member.privateTree.serialized().exportBytes(), { _ = try TreePrivateState(serialized: SecureBytes(copying: $0)) }),
+            ("pending commit", commit.serialized().exportBytes(), { _ = try MLSPendingCommit(serialized: SecureBytes(copying: $0)) }),
+            ("key store", bundle.privateSerialization().exportBytes(), { _ = try KeyPackageBundle(privateSerialization: SecureBytes(copying: $0)) }),
+        ]
+        for (name, bytes, read) in states {
+            XCTAssertNoThrow(try read(bytes), name)
+            var wrong = bytes
+            wrong[0] = 200
+            XCTAssertThrowsError(try read(wrong), name) { XCTAssertEqual(($0 as? MLSError)?.code, .unsupportedVersion, name) }
+            XCTAssertThrowsError(try read(bytes + [0]), name) { XCTAssertEqual(($0 as? MLSError)?.code, .trailingBytes, name) }
+        }
+        XCTAssertEqual(member.privateTree.serialized().exportBytes().first, 1)
+        XCTAssertEqual(bundle.privateSerialization().exportBytes().first, 1)
+        XCTAssertEqual(commit.serialized().exportBytes().first, 1)
     }
 }

@@ -60,7 +60,7 @@ final class LargeGroupPathlessAddTests: XCTestCase {
         XCTAssertEqual(joined.state.groupContext.treeHash, g.state.groupContext.treeHash)
 
         // A message after the pathless adds reads both ways.
-        let hi = try bob.message(EventTemplate(kind: 9, content: "still here", createdAt: now), now: now, rng: rng)
+        let hi = try bob.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "still here", createdAt: now), now: now, rng: rng)
         guard case let .message(rumor, _)? = g.receive(event: hi, now: now).first else { return XCTFail("the admin did not read bob") }
         XCTAssertEqual(rumor.content, "still here")
     }

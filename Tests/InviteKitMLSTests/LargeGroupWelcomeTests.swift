@@ -132,7 +132,7 @@ final class LargeGroupWelcomeTests: XCTestCase {
         XCTAssertEqual(joined.state.tree.tlsSerialized, g.state.tree.tlsSerialized)
         XCTAssertEqual(try person.store.references().count, 0, "the KeyPackage is consumed once joined")
         var admin = g
-        let m = try joined.message(EventTemplate(kind: 9, content: "hello"), now: now)
+        let m = try joined.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "hello"), now: now)
         guard case let .message(rumor, _)? = admin.receive(event: m, now: now).first else { return XCTFail("admin did not read it") }
         XCTAssertEqual(rumor.content, "hello")
     }

@@ -57,7 +57,7 @@ final class MarmotEventBufferTests: XCTestCase {
         XCTAssertFalse(again.stateChanged || again.bufferChanged)
 
         // A real message still reads, and changes the state.
-        let m = try alice.message(EventTemplate(kind: 9, content: "still here"), now: now)
+        let m = try alice.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "still here"), now: now)
         let r = bob.ingest(event: m, now: now)
         guard case let .message(rumor, _)? = r.outcomes.first else { return XCTFail("\(r.outcomes)") }
         XCTAssertEqual(rumor.content, "still here")
@@ -103,7 +103,7 @@ final class MarmotEventBufferTests: XCTestCase {
         // Bob misses Alice's self-update; a message of the new epoch waits, then reads.
         let update = try alice.selfUpdate(now: now)
         _ = try alice.confirmPublished(update, acknowledgedBy: relays, now: now)
-        let m = try alice.message(EventTemplate(kind: 9, content: "epoch 2"), now: now)
+        let m = try alice.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "epoch 2"), now: now)
         let early = bob.ingest(event: m, now: now)
         guard case .buffered? = early.outcomes.first else { return XCTFail("\(early.outcomes)") }
         XCTAssertFalse(early.stateChanged)
@@ -157,7 +157,7 @@ final class MarmotEventBufferTests: XCTestCase {
         var migrated = try G(serialized: SecureBytes(copying: w.bytes))
         XCTAssertEqual(migrated.buffer.events, waiting)
         XCTAssertEqual(migrated.serialized().exportBytes(), v2, "rewritten as version 2")
-        let m = try alice.message(EventTemplate(kind: 9, content: "after migration"), now: now)
+        let m = try alice.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "after migration"), now: now)
         guard case .message? = migrated.receive(event: m, now: now).first else { return XCTFail("migrated state reads") }
 
         for version: UInt8 in [0, 3, 255] {

@@ -60,9 +60,9 @@ struct MarmotScenarios<E: MarmotEngine> {
         XCTAssertEqual(b.nostrGroupID, a.nostrGroupID)
         XCTAssertFalse(b.isAdmin)
         XCTAssertEqual(try MarmotGroupEvent.nostrGroupID(of: commit), a.nostrGroupID)
-        let m = try b.message(EventTemplate(kind: 9, content: "hello"), now: now)
+        let m = try b.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "hello"), now: now)
         XCTAssertEqual(text(a.receive(event: m, now: now)), "hello")
-        XCTAssertEqual(text(b.receive(event: try a.message(EventTemplate(kind: 9, content: "hi"), now: now), now: now)), "hi")
+        XCTAssertEqual(text(b.receive(event: try a.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "hi"), now: now), now: now)), "hi")
         // An own event echoed back is a duplicate, not a message.
         guard case .duplicate? = b.receive(event: m, now: now).first else { return XCTFail("own echo") }
     }
@@ -99,14 +99,14 @@ struct MarmotScenarios<E: MarmotEngine> {
         _ = try b.confirmPublished(update, acknowledgedBy: relays, now: now)
         guard case let .commitApplied(epoch, added, removed)? = a.receive(event: update.event, now: now).first else { return XCTFail("self-update") }
         XCTAssertEqual(epoch, 2); XCTAssertEqual(added, []); XCTAssertEqual(removed, [])
-        XCTAssertEqual(text(a.receive(event: try b.message(EventTemplate(kind: 9, content: "after"), now: now), now: now)), "after")
+        XCTAssertEqual(text(a.receive(event: try b.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "after"), now: now), now: now)), "after")
     }
 
     func replaysAreDropped() throws {
         let alice = member(), bob = member()
         var a = try creator(alice)
         var b = try add([bob], to: &a, adminKey: alice).groups[0]
-        let m = try b.message(EventTemplate(kind: 9, content: "once"), now: now)
+        let m = try b.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "once"), now: now)
         XCTAssertEqual(text(a.receive(event: m, now: now)), "once")
         guard case .duplicate? = a.receive(event: m, now: now).first else { return XCTFail("same event") }
         // The same content re-signed by another throwaway key.
@@ -144,7 +144,7 @@ struct MarmotScenarios<E: MarmotEngine> {
 
         guard case .superseded(1)? = c.receive(event: aliceAdd.event, now: now + 20).first else { return XCTFail("carol keeps hers") }
         // All three are on one branch and can talk.
-        let m = try c.message(EventTemplate(kind: 9, content: "converged"), now: now + 30)
+        let m = try c.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "converged"), now: now + 30)
         XCTAssertEqual(text(a.receive(event: m, now: now + 30)), "converged")
         XCTAssertEqual(text(b.receive(event: m, now: now + 30)), "converged")
         // Re-adding Dave on the winning branch works.
@@ -208,9 +208,9 @@ struct MarmotScenarios<E: MarmotEngine> {
         _ = try a.confirmPublished(removal, acknowledgedBy: relays, now: now)
         guard case .removed? = b.receive(event: removal.event, now: now).first else { return XCTFail("removed") }
         XCTAssertTrue(b.isRemoved)
-        let secret = try a.message(EventTemplate(kind: 9, content: "not for bob"), now: now)
+        let secret = try a.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "not for bob"), now: now)
         XCTAssertEqual(code(b.receive(event: secret, now: now)), .notMember)
-        XCTAssertThrowsError(try b.message(EventTemplate(kind: 9, content: "x"), now: now)) { XCTAssertEqual(($0 as? MLSError)?.code, .notMember) }
+        XCTAssertThrowsError(try b.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "x"), now: now)) { XCTAssertEqual(($0 as? MLSError)?.code, .notMember) }
     }
 
     func leaveRequestThenCommit() throws {
@@ -269,7 +269,7 @@ struct MarmotScenarios<E: MarmotEngine> {
         var a = try creator(alice)
         var other = try G.create(creator: try KeyPackageEvent.create(nostrKey: bob.key, relays: relays, lastResort: false, now: now).bundle,
                                  name: "other", relays: relays, rng: SeededRandom(seed: 2))
-        XCTAssertEqual(code(a.receive(event: try other.message(EventTemplate(kind: 9, content: "x"), now: now), now: now)), .wrongGroup)
+        XCTAssertEqual(code(a.receive(event: try other.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "x"), now: now), now: now)), .wrongGroup)
     }
 }
 
@@ -321,7 +321,7 @@ final class MarmotGroupSerializationTests: XCTestCase {
         _ = try a.confirmPublished(loser, acknowledgedBy: s.relays, now: s.now + 10)
         let winner = try c.selfUpdate(now: s.now + 5)
         _ = try c.confirmPublished(winner, acknowledgedBy: s.relays, now: s.now + 5)
-        let m = try a.message(EventTemplate(kind: 9, content: "before"), now: s.now + 11)
+        let m = try a.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "before"), now: s.now + 11)
         XCTAssertEqual(s.text(b.receive(event: loser.event, now: s.now + 12)), nil)
         XCTAssertEqual(s.text(b.receive(event: m, now: s.now + 12)), "before")
 
@@ -330,7 +330,7 @@ final class MarmotGroupSerializationTests: XCTestCase {
         XCTAssertEqual(restored.nostrGroupID, b.nostrGroupID)
         guard case .duplicate? = restored.receive(event: m, now: s.now + 12).first else { return XCTFail("replay after restore") }
         guard case .rolledBack? = restored.receive(event: winner.event, now: s.now + 12).first else { return XCTFail("race after restore") }
-        let after = try c.message(EventTemplate(kind: 9, content: "after"), now: s.now + 13)
+        let after = try c.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "after"), now: s.now + 13)
         XCTAssertEqual(s.text(restored.receive(event: after, now: s.now + 13)), "after")
         var bytes = b.serialized().exportBytes()
         bytes[0] = 9

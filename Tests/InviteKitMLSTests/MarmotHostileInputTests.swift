@@ -107,10 +107,10 @@ final class MarmotHostileInputTests: XCTestCase {
         let sender = Secp256k1.PrivateKey()
         let identity = sender.publicKey.rawRepresentation
         XCTAssertEqual(code { try MarmotApplicationMessage.decode(Array("not json".utf8), senderIdentity: identity) }, .invalidValue)
-        let signed = try EventTemplate(kind: 9, content: "x", createdAt: 5).signed(by: sender)
+        let signed = try EventTemplate(kind: MarmotProfile.chatMessageKind, content: "x", createdAt: 5).signed(by: sender)
         XCTAssertEqual(code { try MarmotApplicationMessage.decode(signed.jsonBytes, senderIdentity: identity) }, .invalidValue)
         XCTAssertEqual(code { try MarmotApplicationMessage.encode(signed) }, .invalidValue)
-        var rumor = EventTemplate(kind: 9, content: "x", createdAt: 5).rumor(pubkey: sender.publicKey)
+        var rumor = EventTemplate(kind: MarmotProfile.chatMessageKind, content: "x", createdAt: 5).rumor(pubkey: sender.publicKey)
         rumor.content = "changed"
         XCTAssertEqual(code { try MarmotApplicationMessage.decode(rumor.jsonBytes, senderIdentity: identity) }, .invalidValue)
     }

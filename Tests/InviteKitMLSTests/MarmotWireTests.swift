@@ -167,7 +167,7 @@ final class MarmotWireTests: XCTestCase {
     func testApplicationMessageRumor() throws {
         let sender = Secp256k1.PrivateKey().publicKey
         let (rumor, bytes) = try MarmotApplicationMessage.make(content: "hi", sender: sender, createdAt: 1_800_000_000)
-        XCTAssertEqual(rumor.kind, 9)
+        XCTAssertEqual(rumor.kind, MarmotProfile.chatMessageKind)
         XCTAssertTrue(String(decoding: bytes, as: UTF8.self).hasPrefix("{\"id\":\"\(rumor.id)\",\"pubkey\":"))
         XCTAssertFalse(String(decoding: bytes, as: UTF8.self).contains("\"sig\""))
         XCTAssertEqual(try MarmotApplicationMessage.decode(bytes, senderIdentity: sender.rawRepresentation), rumor)

@@ -16,7 +16,7 @@ final class RealRelayTests: XCTestCase {
 
     /// Fast reconnects so the kill/restart test does not wait long.
     let fast = RelayClientConfiguration(
-        publishTimeout: .seconds(10),
+        publishTimeout: .relayTimeout,
         reconnect: ReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(1)))
 
     func startRelay(dbDir: URL? = nil) throws -> RelayProcess {

@@ -112,4 +112,17 @@ final class JoinAPITests: XCTestCase {
             XCTAssertEqual(($0 as? InviteKitError)?.code, .notPermitted)
         }
     }
+
+    /// A group's creator gets its leaf's Lifetime from the one KeyPackage rule (PROTOCOL §4.4):
+    /// `not_before` an hour back, as every KeyPackage InviteKit makes, not the second of creation
+    /// (which OpenMLS refuses in that second and on any peer whose clock is behind).
+    func testCreatorLeafHasTheKeyPackageLifetime() throws {
+        let now: Int64 = 1_800_000_000
+        let key = Secp256k1.PrivateKey(using: SeededRandom(seed: 3))
+        let hosted = try HostedGroup.create(creator: key, name: nil, relays: ["wss://relay.example"], now: now, rng: SeededRandom(seed: 4))
+        let lifetime = try XCTUnwrap(hosted.group.state.tree.leaf(0)?.lifetime)
+        XCTAssertEqual(lifetime, try KeyPackageEvent.lifetime(createdAt: now))
+        XCTAssertEqual(lifetime.notBefore, UInt64(now) - KeyPackageEvent.notBeforeMargin)
+        XCTAssertEqual(lifetime.notAfter, UInt64(now) + KeyPackageEvent.defaultLifetime)
+    }
 }

@@ -74,7 +74,7 @@ final class LargeGroupRelayFlowTests: XCTestCase {
         XCTAssertEqual(joined.state.memberIdentities.count, 301)
         XCTAssertEqual(try store.references().count, 0)
 
-        let hi = try joined.message(EventTemplate(kind: 9, content: "hi all"))
+        let hi = try joined.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "hi all"))
         XCTAssertTrue(EventBudget.standard.fits(hi))
         guard case let .message(rumor, _)? = g.receive(event: hi).first else { return XCTFail("the admin did not read it") }
         XCTAssertEqual(rumor.content, "hi all")

@@ -20,7 +20,7 @@ final class MarmotRelayFlowRealRelayTests: XCTestCase {
 
     func client(_ relay: RelayProcess) -> WebSocketRelayClient {
         let c = WebSocketRelayClient(url: relay.url, configuration: RelayClientConfiguration(
-            publishTimeout: .seconds(10), reconnect: ReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(1))))
+            publishTimeout: .relayTimeout, reconnect: ReconnectPolicy(initialDelay: .milliseconds(100), maxDelay: .seconds(1))))
         clients.append(c)
         return c
     }
@@ -51,7 +51,7 @@ final class MarmotRelayFlowRealRelayTests: XCTestCase {
         let pool = RelayPool([client(relay)])
         let badCommit = TestEvents.badSignature(TestEvents.note(alice, "commit", kind: 445))
         let welcome = try GiftWrap.wrap(template: EventTemplate(kind: 444, content: "welcome"), from: alice, to: bob.publicKey)
-        let gated = await GatedPublish.publish(badCommit, thenPublish: [welcome], to: pool, timeout: .seconds(10))
+        let gated = await GatedPublish.publish(badCommit, thenPublish: [welcome], to: pool, timeout: .relayTimeout)
         guard case .withheld(let gate) = gated else { return XCTFail("released after a rejection") }
         XCTAssertEqual((gate.failed.first?.error as? RelayError)?.code, .rejected)
         let wraps = await RelayPool([client(relay)]).fetch([GiftWrapCatchUp.filter(for: bob.publicKey)])

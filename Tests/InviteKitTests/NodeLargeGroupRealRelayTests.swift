@@ -28,7 +28,7 @@ final class NodeLargeGroupRealRelayTests: XCTestCase {
     private func node(_ name: String, seed: UInt64) throws -> InviteKitNode {
         let home = StoreHome(directory: directory.file(name))
         try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: seed))
-        return try InviteKitNode(home: home, configuration: .init(relayTimeout: .seconds(10), idleInterval: .milliseconds(100)))
+        return try InviteKitNode(home: home, configuration: .init(relayTimeout: .relayTimeout, idleInterval: .milliseconds(100)))
     }
 
     func testANodeRunsALargeGroupOverTheRealRelayWithin64KiB() async throws {
@@ -49,7 +49,7 @@ final class NodeLargeGroupRealRelayTests: XCTestCase {
             let key = Secp256k1.PrivateKey()
             let (event, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: [relay.url], lastResort: false)
             try store.save(bundle)
-            let published = await pool.publish(event, timeout: .seconds(10))
+            let published = await pool.publish(event, timeout: .relayTimeout)
             XCTAssertEqual(published.successCount, 1)
             keys.append(key)
         }
@@ -101,7 +101,7 @@ final class NodeLargeGroupRealRelayTests: XCTestCase {
     private func fill(as key: Secp256k1.PrivateKey, store: MemoryKeyPackageStore, pool: RelayPool, admin: InviteKitNode, groupID: String) async throws {
         var wrap: NostrEvent?
         try await until("the Welcome of leaf filler") {
-            wrap = await pool.fetch([GiftWrapCatchUp.filter(for: key.publicKey)], timeout: .seconds(10)).events.first
+            wrap = await pool.fetch([GiftWrapCatchUp.filter(for: key.publicKey)], timeout: .relayTimeout).events.first
             return wrap != nil
         }
         let opened = try G.openWelcome(gift: try GiftWrap.unwrap(try XCTUnwrap(wrap), recipient: key), recipient: key, store: store)
@@ -115,7 +115,7 @@ final class NodeLargeGroupRealRelayTests: XCTestCase {
         let epoch = try await admin.members(of: groupID).epoch
         XCTAssertEqual(member.epoch, epoch, "the filler is at the admin's epoch")
         let update = try member.commit(budget: .standard)
-        let published = await pool.publish(update.event, timeout: .seconds(10))
+        let published = await pool.publish(update.event, timeout: .relayTimeout)
         XCTAssertEqual(published.successCount, 1)
         try await until("the admin applies the fill") { try await admin.members(of: groupID).epoch > epoch }
     }

@@ -115,4 +115,28 @@ final class NodeOutsiderTests: XCTestCase {
             XCTAssertTrue(history.isEmpty)
         }
     }
+
+    /// A node finds an event's group by the one `h` rule of PROTOCOL §5.4 (exactly one `h` tag of
+    /// 64 hex, `MarmotGroupEvent.nostrGroupID`): an event with two is nobody's and is not buffered,
+    /// while the same junk with one tag is. (Before the node shared the rule it looked up by the
+    /// first `h` tag and the engine refused the event after; the outcome was the same, the rule
+    /// had two owners.)
+    func testAnEventWithTwoHTagsReachesNoGroup() async throws {
+        let ada = try homes.node("ada", seed: 1)
+        let group = try await ada.createGroup(name: "club")
+        let stranger = Secp256k1.PrivateKey(using: SeededRandom(seed: 78))
+        func buffered() async throws -> Int {
+            try await ada.saveDirtyBuffers()
+            return try ada.store.read { tx in try tx.bufferedEvents.all(groupID: group.id).count }
+        }
+        let h = ["h", group.nostrGroupID]
+        let sealed = Base64.encode([UInt8](repeating: 7, count: 60))  // opens under no key
+        let twoTags = try await ada.handleGroupEvent(TestEvents.note(stranger, sealed, kind: 445, tags: [h, h, ["encoding", "base64"]]))
+        XCTAssertNil(twoTags)
+        let none = try await buffered()
+        XCTAssertEqual(none, 0, "two h tags: no group")
+        _ = try await ada.handleGroupEvent(TestEvents.note(stranger, sealed, kind: 445, tags: [h, ["encoding", "base64"]]))
+        let one = try await buffered()
+        XCTAssertEqual(one, 1, "the same junk with one h tag waits in its group's buffer")
+    }
 }

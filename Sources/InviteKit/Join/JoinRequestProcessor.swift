@@ -50,6 +50,14 @@ public struct JoinRequestProcessor: Sendable {
     /// relay `OK`: a valid request for one of them is `.ignored(.commitPending)`, before any
     /// single-use consumption, and may be processed again later.
     public func process(_ gift: UnwrappedGift, hosted groups: [HostedGroup], busy: Set<String> = []) -> JoinDecision {
+        process(gift, hosted: groups, busy: busy) { key throws(InviteError) in try consumedTags.consume(key) }
+    }
+
+    /// ``process(_:hosted:busy:)`` consuming a single-use invite through `consume` instead of the
+    /// processor's store: for a caller whose consumption must commit with its own transaction
+    /// (a node's decision, PROTOCOL §3.7), which it passes in per call.
+    public func process(_ gift: UnwrappedGift, hosted groups: [HostedGroup], busy: Set<String> = [],
+                        consume: (_ key: String) throws(InviteError) -> Bool) -> JoinDecision {
         if gift.sender == inviter.publicKey { return .ignored(.ownMessage) }
         let request: WhistleJoinRequest
         do {
@@ -60,11 +68,12 @@ public struct JoinRequestProcessor: Sendable {
         }
         guard let inviteText = request.invite else { return .dropped(InviteKitError(.inviteInvalid, underlyingCode: "missing_invite")) }
         if let code = try? InviteCode(url: inviteText) { return whistleRequest(code, request, groups: groups) }
-        return signedRequest(inviteText, request, joiner: gift.sender, groups: groups, busy: busy)
+        return signedRequest(inviteText, request, joiner: gift.sender, groups: groups, busy: busy, consume: consume)
     }
 
     private func signedRequest(_ text: String, _ request: WhistleJoinRequest, joiner: Secp256k1.XOnlyPublicKey,
-                               groups snapshot: [HostedGroup], busy: Set<String>) -> JoinDecision {
+                               groups snapshot: [HostedGroup], busy: Set<String>,
+                               consume: (_ key: String) throws(InviteError) -> Bool) -> JoinDecision {
         let invite: SignedInvite
         do { invite = try SignedInvite(link: text) } catch { return .dropped(InviteKitError.from(error)) }
         let state = InviteCreatorState(key: inviter, currentTag: { Self.find($0, in: snapshot)?.currentTag })
@@ -94,7 +103,7 @@ public struct JoinRequestProcessor: Sendable {
         if invite.payload.expiresAfterUse {
             let key = InviteValidator.consumedKey(creator: inviter.publicKey, invite: invite)
             do {
-                guard try consumedTags.consume(key) else { return reply(.singleUseConsumed, tag: tag, to: joiner) }
+                guard try consume(key) else { return reply(.singleUseConsumed, tag: tag, to: joiner) }
             } catch {
                 return .dropped(InviteKitError.from(error))
             }

@@ -23,7 +23,7 @@ public enum TreeChunkFetch {
     /// or of another kind, are dropped; the join checks the rest and reports `tree_chunks_missing`
     /// for any still absent.
     public static func fetch(_ reference: RatchetTreeChunks.Reference, from pools: [RelayPool],
-                             deadline: ContinuousClock.Instant, requestTimeout: Duration = .seconds(10)) async -> [NostrEvent] {
+                             deadline: ContinuousClock.Instant, requestTimeout: Duration = .relayTimeout) async -> [NostrEvent] {
         let wanted = Set(reference.eventIDs)
         var found: [String: NostrEvent] = [:]
         while true {

@@ -18,7 +18,7 @@ public enum KeyPackageFetch {
 
     /// Fetches from the pool and returns ``newestPerAddress(_:author:)`` of what arrived, with the raw fetch.
     public static func fetch(from pool: RelayPool, author: Secp256k1.XOnlyPublicKey,
-                             timeout: Duration = .seconds(10)) async -> (events: [NostrEvent], fetch: RelayFetchResult) {
+                             timeout: Duration = .relayTimeout) async -> (events: [NostrEvent], fetch: RelayFetchResult) {
         let fetch = await pool.fetch([filter(author: author)], timeout: timeout)
         return (newestPerAddress(fetch.events, author: author), fetch)
     }
@@ -29,7 +29,7 @@ public enum KeyPackageFetch {
     /// Fetches the KeyPackage events of many authors at once (one REQ, ``authorsPerFilter``
     /// authors per filter) and returns ``newestPerAddress(_:author:)`` for each author.
     public static func fetch(from pool: RelayPool, authors: [Secp256k1.XOnlyPublicKey],
-                             timeout: Duration = .seconds(10)) async -> [Secp256k1.XOnlyPublicKey: [NostrEvent]] {
+                             timeout: Duration = .relayTimeout) async -> [Secp256k1.XOnlyPublicKey: [NostrEvent]] {
         let hex = authors.map(\.hex)
         let filters = stride(from: 0, to: hex.count, by: authorsPerFilter).map {
             NostrFilter(authors: Array(hex[$0..<min(hex.count, $0 + authorsPerFilter)]), kinds: [kind, legacyKind])

@@ -50,7 +50,7 @@ extension InviteKitNode {
     /// Fetches `member`'s KeyPackage events from `pool` and adds the one
     /// `KeyPackageValidator.select` chooses (PROTOCOL §4.4). Returns the Commit's event id.
     func addMember(_ member: Secp256k1.XOnlyPublicKey, groupID: String, pool: RelayPool,
-                   timeout: Duration = .seconds(10)) async throws -> String {
+                   timeout: Duration = .relayTimeout) async throws -> String {
         let (events, _) = await KeyPackageFetch.fetch(from: pool, author: member, timeout: timeout)
         guard let chosen = KeyPackageValidator.select(events, now: currentTime()).chosen else {
             throw InviteKitError(.keyPackageUnavailable, underlyingCode: events.isEmpty ? "none_published" : "none_valid")

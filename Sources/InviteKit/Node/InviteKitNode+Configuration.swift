@@ -32,7 +32,7 @@ extension InviteKitNode {
         public var acceptsUnsolicitedWelcomes: Bool
         public var connector: RelayConnector
 
-        public init(retryPolicy: RetryPolicy = .standard, relayTimeout: Duration = .seconds(10), idleInterval: Duration = .seconds(1),
+        public init(retryPolicy: RetryPolicy = .standard, relayTimeout: Duration = .relayTimeout, idleInterval: Duration = .seconds(1),
                     keyPackageLowWater: Int = 3, eventBudget: EventBudget = .standard, treeChunkTimeout: Duration = .seconds(30),
                     acceptsUnsolicitedWelcomes: Bool = false,
                     connector: @escaping RelayConnector = { WebSocketRelayClient(url: $0) }) {

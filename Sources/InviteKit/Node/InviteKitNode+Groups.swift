@@ -112,7 +112,8 @@ extension InviteKitNode {
 
     /// The group whose `h` tag (MIP-03) `event` carries, compared as bytes.
     private func groupID(taggedIn event: NostrEvent) -> String? {
-        guard let tag = event.tags.first(where: { $0.count >= 2 && $0[0] == "h" })?[1], let bytes = Hex.decode(tag) else { return nil }
+        // The one `h`-tag rule (PROTOCOL §5.4): exactly one, 64 hex characters.
+        guard let bytes = try? MarmotGroupEvent.nostrGroupID(of: event) else { return nil }
         return registry.first(where: { $0.value.group.nostrGroupID == bytes })?.key
     }
 
@@ -190,8 +191,8 @@ extension InviteKitNode {
         if row.removedAt != nil { throw InviteKitError(.notAMember, underlyingCode: "removed") }
         var group = try currentGroup(row.id)
         let now = currentTime()
-        let event = try group.message(EventTemplate(kind: 9, content: text, createdAt: now), now: now, rng: randomSource)
-        var message = StoredMessage(eventID: event.id, groupID: row.id, sender: publicKey.rawRepresentation, createdAt: now, kind: 9,
+        let event = try group.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: text, createdAt: now), now: now, rng: randomSource)
+        var message = StoredMessage(eventID: event.id, groupID: row.id, sender: publicKey.rawRepresentation, createdAt: now, kind: MarmotProfile.chatMessageKind,
                                     content: text, outgoing: true, status: .pending)
         try store.write { tx in
             try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)

@@ -15,7 +15,7 @@ extension InviteKitNode {
     /// randomized) and decides each; wraps decided before, even before a restart, are skipped by
     /// id without decrypting. Returns the decisions made now.
     @discardableResult
-    func catchUp(pool: RelayPool, timeout: Duration = .seconds(10)) async throws -> [JoinDecision] {
+    func catchUp(pool: RelayPool, timeout: Duration = .relayTimeout) async throws -> [JoinDecision] {
         let fetched = await pool.fetch([GiftWrapCatchUp.filter(for: publicKey)], timeout: timeout)
         let ordered = fetched.events.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
         var decisions: [JoinDecision] = []

@@ -232,7 +232,9 @@ public actor InviteKitNode {
         let hosted = hostedGroups
         let decision: JoinDecision = try store.write { tx in
             if try tx.processedRequests.contains(rumorID: gift.rumor.id) { return .ignored(.duplicate) }
-            let decision = consumedTags.bound(to: tx, requestID: gift.rumor.id) { processor.process(gift, hosted: hosted, busy: busy) }
+            let decision = processor.process(gift, hosted: hosted, busy: busy) { key throws(InviteError) in
+                try consumedTags.consume(key, in: tx, requestID: gift.rumor.id)
+            }
             // Not decided: the same wrap is decided on a later catch-up, after the group's Commit resolved.
             if case .ignored(.commitPending) = decision { return decision }
             var groupID: String?

@@ -8,7 +8,7 @@ public enum HKDF {
         var mac = HMACSHA256(key: salt)
         mac.update(ikm)
         var prk = mac.finalize()
-        defer { wipe(&prk) }
+        defer { SecureBytes.wipe(&prk) }
         return SecureBytes(copying: prk)
     }
 

@@ -62,11 +62,3 @@ public struct HMACSHA256: Sendable {
         ConstantTime.equals(authenticate(message, key: key), tag)
     }
 }
-
-@inline(__always)
-func wipe(_ bytes: inout [UInt8]) {
-    bytes.withUnsafeMutableBytes { buf in
-        for i in 0..<buf.count { buf[i] = 0 }
-    }
-    bytes.removeAll()
-}

@@ -66,4 +66,5 @@ extension Secp256k1 {
     }
 }
 
+// Safe: a plain 64-byte C struct with no pointers, copied by value.
 extension secp256k1_xonly_pubkey: @retroactive @unchecked Sendable {}

@@ -11,7 +11,7 @@ public enum Secp256k1 {
         Sodium.ensureInitialized()
         randombytes_buf(&seed, 32)
         _ = secp256k1_context_randomize(ctx, seed)
-        sodium_memzero(&seed, 32)
+        SecureBytes.wipe(&seed)
         return ctx
     }()
 }

@@ -43,10 +43,10 @@ public struct SystemRandom: RandomSource {
 
 /// A deterministic stream (libsodium `randombytes_buf_deterministic`, ChaCha20 keyed by a
 /// 32-byte seed) for replaying vectors and tests. Never use it for real keys.
-public final class SeededRandom: RandomSource, @unchecked Sendable {
+public final class SeededRandom: RandomSource {
     private let seed: [UInt8]
-    private var counter: UInt64 = 0
-    private let lock = NSLock()
+    /// Sub-streams drawn so far.
+    private let counter = LockedBox<UInt64>(0)
 
     /// `seed` is hashed to 32 bytes, so any length works.
     public init(seed: [UInt8]) {
@@ -63,7 +63,7 @@ public final class SeededRandom: RandomSource, @unchecked Sendable {
 
     public func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return }
-        lock.withLock {
+        counter.withLock { counter in
             // Each call draws from its own sub-stream: seed' = H(seed || counter).
             var input = seed
             withUnsafeBytes(of: counter.bigEndian) { input.append(contentsOf: $0) }

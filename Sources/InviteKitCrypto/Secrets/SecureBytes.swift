@@ -5,6 +5,8 @@ internal import CSodium
 /// Secrets never live in a `String` or a long-lived `[UInt8]`; copy into this type as soon as
 /// they are produced and borrow them with ``withUnsafeBytes(_:)``.
 public final class SecureBytes: @unchecked Sendable {
+    // Safe: `pointer` and `count` never change; the bytes are written only at init or through
+    // `withUnsafeMutableBytes`, whose callers own the value while they derive into it.
     private let pointer: UnsafeMutableRawPointer
     /// Number of bytes held.
     public let count: Int
@@ -60,4 +62,14 @@ public final class SecureBytes: @unchecked Sendable {
     /// An explicit copy of the secret as plain bytes, for the few places that must export it
     /// (key export on user request, test vectors).
     public func exportBytes() -> [UInt8] { withUnsafeBytes { Array($0) } }
+
+    /// Overwrites a plain buffer that held secret bytes with zeros (`sodium_memzero`, which the
+    /// compiler cannot elide), keeping its count. The one wipe for `[UInt8]`: call it on a buffer
+    /// nothing else shares, or it wipes a fresh copy and leaves the shared storage as it was.
+    public static func wipe(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            sodium_memzero(base, raw.count)
+        }
+    }
 }

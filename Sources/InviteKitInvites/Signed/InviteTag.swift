@@ -8,6 +8,8 @@ import InviteKitCrypto
 public enum InviteTag {
     /// Characters in a generated tag.
     public static let length = 10
+    /// The most characters a valid tag has (PROTOCOL.md §3.6).
+    public static let maxLength = 64
     /// `[A-Za-z0-9]`, 62 symbols.
     public static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
 
@@ -25,8 +27,12 @@ public enum InviteTag {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `true` for a tag InviteKit would generate.
-    public static func isWellFormed(_ tag: String) -> Bool {
-        tag.utf8.count == length && tag.utf8.allSatisfy { alphabet.contains($0) }
+    /// `true` for a tag an invite may carry: 1 to ``maxLength`` characters of ``alphabet``
+    /// (PROTOCOL.md §3.6). The one rule for every place that accepts a tag (a builder, the CLI).
+    public static func isValid(_ tag: String) -> Bool {
+        (1...maxLength).contains(tag.utf8.count) && tag.utf8.allSatisfy { alphabet.contains($0) }
     }
+
+    /// The rule ``isValid(_:)`` applies, for error messages.
+    public static let rule = "1–\(maxLength) characters of [A-Za-z0-9]"
 }

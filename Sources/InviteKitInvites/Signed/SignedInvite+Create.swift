@@ -24,7 +24,7 @@ extension SignedInvite {
         using rng: RandomSource = SystemRandom()
     ) throws(InviteError) -> SignedInvite {
         let tag = options.tag ?? InviteTag.generate(using: rng)
-        guard !tag.isEmpty else { throw InviteError(.invalidArgument, "tag is empty") }
+        guard InviteTag.isValid(tag) else { throw InviteError(.invalidArgument, "the tag must be \(InviteTag.rule)") }
         for relay in options.relays where !RelayURLCheck.isValid(relay) {
             throw InviteError(.invalidRelay, "relays must be ws:// or wss:// URLs")
         }

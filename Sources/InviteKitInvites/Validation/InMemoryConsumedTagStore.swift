@@ -1,22 +1,18 @@
-import Foundation
+import InviteKitCrypto
 
 /// A ``ConsumedTagStore`` for one process's lifetime (tests, short-lived tools).
-public final class InMemoryConsumedTagStore: ConsumedTagStore, @unchecked Sendable {
-    private let lock = NSLock()
-    private var used = Set<String>()
+public final class InMemoryConsumedTagStore: ConsumedTagStore {
+    private let used = LockedBox(Set<String>())
 
     /// An empty store.
     public init() {}
 
-    /// Atomic under a lock.
+    /// Atomic under the box's lock.
     public func consume(_ key: String) throws(InviteError) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        return used.insert(key).inserted
+        used.withLock { $0.insert(key).inserted }
     }
 
-    /// Reads under the lock.
     public func isConsumed(_ key: String) throws(InviteError) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        return used.contains(key)
+        used.withLock { $0.contains(key) }
     }
 }

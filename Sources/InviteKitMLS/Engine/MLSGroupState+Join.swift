@@ -10,14 +10,15 @@ extension MLSGroupState {
     /// hashes to the GroupContext's tree hash; this member's leaf is in it; the path secret's keys
     /// match the tree; the confirmation tag verifies.
     public static func join(welcome: Welcome, keyPackage bundle: KeyPackageBundle, ratchetTree: RatchetTree? = nil) throws -> MLSGroupState {
-        try join(welcome: welcome, keyPackage: bundle, ratchetTree: ratchetTree, conformancePSKs: [:])
+        try join(welcome: welcome, keyPackage: bundle, ratchetTree: ratchetTree, pskSecret: noPSKs)
     }
 
-    /// ``join(welcome:keyPackage:ratchetTree:)`` that also accepts external PSKs, for the
-    /// conformance vectors only (see ``ConformancePSK``).
+    /// ``join(welcome:keyPackage:ratchetTree:)`` with a `psk_secret` (RFC 9420 §8.4) for a
+    /// Welcome that names PSKs: for the conformance vectors only, which supply it; the Marmot
+    /// profile has none.
     package static func join(welcome: Welcome, keyPackage bundle: KeyPackageBundle, ratchetTree: RatchetTree?,
-                     conformancePSKs: [[UInt8]: [UInt8]]) throws -> MLSGroupState {
-        let opening = try openWelcome(welcome, keyPackage: bundle, conformancePSKs: conformancePSKs)
+                             pskSecret: (_ ids: [PreSharedKeyID], _ suite: CipherSuite) throws -> SecureBytes) throws -> MLSGroupState {
+        let opening = try openWelcome(welcome, keyPackage: bundle, pskSecret: pskSecret)
         if opening.inlineTree == nil, ratchetTree == nil, opening.treeIsOutOfBand {
             throw MLSError(.treeChunksMissing, "the Welcome's ratchet tree is out of band; fetch its chunk events (PROTOCOL §5.11)")
         }
@@ -29,11 +30,16 @@ extension MLSGroupState {
     /// Welcome whose tree is out of band (PROTOCOL §5.11) is completed with
     /// ``join(_:ratchetTree:)`` once its chunks are in (``MLSWelcomeOpening/openTreeChunks(_:treeLength:)``).
     public static func openWelcome(_ welcome: Welcome, keyPackage bundle: KeyPackageBundle) throws -> MLSWelcomeOpening {
-        try openWelcome(welcome, keyPackage: bundle, conformancePSKs: [:])
+        try openWelcome(welcome, keyPackage: bundle, pskSecret: noPSKs)
+    }
+
+    /// The Marmot profile's PSK rule: a Welcome that names any is refused.
+    static func noPSKs(_ ids: [PreSharedKeyID], _ suite: CipherSuite) throws -> SecureBytes {
+        throw MLSError(.unsupportedFeature, "PSKs in a Welcome (outside the Marmot profile)")
     }
 
     static func openWelcome(_ welcome: Welcome, keyPackage bundle: KeyPackageBundle,
-                            conformancePSKs: [[UInt8]: [UInt8]]) throws -> MLSWelcomeOpening {
+                            pskSecret: (_ ids: [PreSharedKeyID], _ suite: CipherSuite) throws -> SecureBytes) throws -> MLSWelcomeOpening {
         let kp = bundle.keyPackage
         let suite = welcome.cipherSuite
         guard suite == kp.cipherSuite else { throw MLSError(.invalidValue, "Welcome cipher suite differs from the KeyPackage's") }
@@ -48,7 +54,7 @@ extension MLSGroupState {
         let secrets: GroupSecrets
         do { secrets = try GroupSecrets(tlsSerialized: secretBytes) } catch { throw MLSError(.invalidValue, "malformed GroupSecrets") }
         let pskSecret: SecureBytes? = secrets.psks.isEmpty ? nil
-            : try ConformancePSK.pskSecret(secrets.psks, external: conformancePSKs, suite: suite)
+            : try pskSecret(secrets.psks, suite)
 
         let schedule = try KeySchedule.fromJoinerSecret(secrets.joinerSecret, pskSecret: pskSecret, groupContext: [], suite: suite)
         let groupInfo = try openGroupInfo(welcome: welcome, welcomeSecret: schedule.welcomeSecret)

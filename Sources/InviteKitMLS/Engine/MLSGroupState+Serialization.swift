@@ -5,6 +5,7 @@ extension MLSGroupState {
     public static let serializationVersion: UInt8 = 2
     /// The versions ``init(serialized:relativeTo:)`` reads: 1 (every tree in full) and 2.
     public static let readableSerializationVersions: ClosedRange<UInt8> = 1...2
+    static let envelope = VersionedEnvelope("group state", version: serializationVersion, readable: readableSerializationVersions)
 
     /// The whole member state as versioned bytes, in zeroizing storage because it holds every
     /// secret of the member (PROTOCOL.md §5.10): `uint8 version = 2; GroupContext; StoredTree
@@ -20,40 +21,37 @@ extension MLSGroupState {
     /// beside `base` (a group's rollback snapshots beside its current state). Read it back with
     /// ``init(serialized:relativeTo:)`` and the same base.
     public func serialized(relativeTo base: MLSGroupState?) -> SecureBytes {
-        var w = TLSWriter(capacity: 4096 + (base == nil ? 300 * tree.storage.count : 4096))
-        w.writeUInt8(Self.serializationVersion)
-        groupContext.encode(to: &w)
-        if let base {
-            w.writeUInt8(1)
-            tree.encodeDelta(from: base.tree, to: &w)
-        } else {
-            w.writeUInt8(0)
-            tree.encode(to: &w)
-        }
-        signatureKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
-        privateTree.serialized().withUnsafeBytes { w.writeOpaque($0) }
-        for s in epochSecrets.allSecrets { s.withUnsafeBytes { w.writeOpaque($0) } }
-        w.writeOpaque(interimTranscriptHash)
-        secretTree.encode(to: &w)
-        w.writeUInt8(isRemoved ? 1 : 0)
-        w.writeVector { v in
-            for r in retainedEpochs {
-                r.groupContext.encode(to: &v)
-                r.tree.encodeDelta(from: tree, to: &v)
-                r.secretTree.encode(to: &v)
-                r.senderDataSecret.withUnsafeBytes { v.writeOpaque($0) }
+        Self.envelope.seal(capacity: 4096 + (base == nil ? 300 * tree.storage.count : 4096)) { w in
+            groupContext.encode(to: &w)
+            if let base {
+                w.writeUInt8(1)
+                tree.encodeDelta(from: base.tree, to: &w)
+            } else {
+                w.writeUInt8(0)
+                tree.encode(to: &w)
+            }
+            signatureKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
+            privateTree.serialized().withUnsafeBytes { w.writeOpaque($0) }
+            for s in epochSecrets.allSecrets { s.withUnsafeBytes { w.writeOpaque($0) } }
+            w.writeOpaque(interimTranscriptHash)
+            secretTree.encode(to: &w)
+            w.writeUInt8(isRemoved ? 1 : 0)
+            w.writeVector { v in
+                for r in retainedEpochs {
+                    r.groupContext.encode(to: &v)
+                    r.tree.encodeDelta(from: tree, to: &v)
+                    r.secretTree.encode(to: &v)
+                    r.senderDataSecret.withUnsafeBytes { v.writeOpaque($0) }
+                }
+            }
+            w.writeVector { v in
+                for c in proposalCache {
+                    v.writeOpaque(c.reference)
+                    c.proposal.encode(to: &v)
+                    v.writeUInt32(c.sender)
+                }
             }
         }
-        w.writeVector { v in
-            for c in proposalCache {
-                v.writeOpaque(c.reference)
-                c.proposal.encode(to: &v)
-                v.writeUInt32(c.sender)
-            }
-        }
-        var bytes = w.takeBytes()
-        defer { zeroize(&bytes) }
-        return SecureBytes(copying: bytes)
     }
 
     public init(serialized data: SecureBytes) throws { try self.init(serialized: data, relativeTo: nil) }
@@ -64,56 +62,51 @@ extension MLSGroupState {
     /// inconsistency (keys that do not match the tree, a tree that does not match its
     /// GroupContext's tree hash).
     public init(serialized data: SecureBytes, relativeTo base: MLSGroupState?) throws {
-        var copy = data.exportBytes()
-        defer { zeroize(&copy) }
-        var r = TLSReader(copy)
         func secret(_ r: inout TLSReader) throws -> SecureBytes {
             var b = try r.readOpaque()
             defer { zeroize(&b) }
             return SecureBytes(copying: b)
         }
-        let version = try r.readUInt8()
-        guard Self.readableSerializationVersions.contains(version) else {
-            throw MLSError(.unsupportedVersion, "group state format \(version) is not one of \(Self.readableSerializationVersions)")
+        self = try Self.envelope.open(data) { version, r in
+            let context = try GroupContext(from: &r)
+            let tree: RatchetTree
+            switch version == 1 ? 0 : try r.readUInt8() {
+            case 0: tree = try RatchetTree(from: &r)
+            case 1:
+                guard let base else { throw MLSError(.invalidValue, "a group state stored against another one was read alone") }
+                tree = try RatchetTree(delta: &r, base: base.tree)
+            case let f: throw MLSError(.invalidValue, "stored tree form \(f)")
+            }
+            let sigKey: Ed25519.PrivateKey
+            do { sigKey = try Ed25519.PrivateKey(rawRepresentation: try secret(&r)) } catch { throw MLSError(.invalidKey, "signature key") }
+            let priv = try TreePrivateState(serialized: try secret(&r))
+            var parts: [SecureBytes] = []
+            for _ in 0..<EpochSecrets.secretCount { parts.append(try secret(&r)) }
+            let interim = try r.readOpaque()
+            let secretTree = try SecretTree(from: &r)
+            let removedFlag = try r.readUInt8()
+            guard removedFlag <= 1 else { throw MLSError(.invalidValue, "removed flag \(removedFlag)") }
+            let retained: [RetainedEpoch] = try r.readVector { v in
+                let context = try GroupContext(from: &v)
+                let past = version == 1 ? try RatchetTree(from: &v) : try RatchetTree(delta: &v, base: tree)
+                guard past.treeHash == context.treeHash else { throw MLSError(.treeHashMismatch, "a retained epoch's tree differs from its GroupContext") }
+                return RetainedEpoch(groupContext: context, tree: past, secretTree: try SecretTree(from: &v), senderDataSecret: try secret(&v))
+            }
+            let cache: [CachedProposal] = try r.readVector { v in
+                CachedProposal(reference: try v.readOpaque(), proposal: try Proposal(from: &v), sender: try v.readUInt32())
+            }
+            guard retained.count <= Self.retainedEpochLimit else { throw MLSError(.invalidValue, "too many retained epochs") }
+            guard tree.leaf(priv.leafIndex)?.signatureKey == sigKey.publicKey || removedFlag == 1 else {
+                throw MLSError(.invalidKey, "signature key does not match this member's leaf")
+            }
+            if removedFlag == 0 { try priv.verifyConsistency(with: tree) }
+            guard context.treeHash == tree.treeHash else { throw MLSError(.treeHashMismatch, "stored tree differs from the GroupContext") }
+            var state = MLSGroupState(groupContext: context, tree: tree, signatureKey: sigKey, privateTree: priv,
+                      epochSecrets: EpochSecrets(allSecrets: parts), interimTranscriptHash: interim, secretTree: secretTree,
+                      retainedEpochs: retained, proposalCache: cache)
+            state.isRemoved = removedFlag == 1
+            return state
         }
-        let context = try GroupContext(from: &r)
-        let tree: RatchetTree
-        switch version == 1 ? 0 : try r.readUInt8() {
-        case 0: tree = try RatchetTree(from: &r)
-        case 1:
-            guard let base else { throw MLSError(.invalidValue, "a group state stored against another one was read alone") }
-            tree = try RatchetTree(delta: &r, base: base.tree)
-        case let f: throw MLSError(.invalidValue, "stored tree form \(f)")
-        }
-        let sigKey: Ed25519.PrivateKey
-        do { sigKey = try Ed25519.PrivateKey(rawRepresentation: try secret(&r)) } catch { throw MLSError(.invalidKey, "signature key") }
-        let priv = try TreePrivateState(serialized: try secret(&r))
-        var parts: [SecureBytes] = []
-        for _ in 0..<EpochSecrets.secretCount { parts.append(try secret(&r)) }
-        let interim = try r.readOpaque()
-        let secretTree = try SecretTree(from: &r)
-        let removedFlag = try r.readUInt8()
-        guard removedFlag <= 1 else { throw MLSError(.invalidValue, "removed flag \(removedFlag)") }
-        let retained: [RetainedEpoch] = try r.readVector { v in
-            let context = try GroupContext(from: &v)
-            let past = version == 1 ? try RatchetTree(from: &v) : try RatchetTree(delta: &v, base: tree)
-            guard past.treeHash == context.treeHash else { throw MLSError(.treeHashMismatch, "a retained epoch's tree differs from its GroupContext") }
-            return RetainedEpoch(groupContext: context, tree: past, secretTree: try SecretTree(from: &v), senderDataSecret: try secret(&v))
-        }
-        let cache: [CachedProposal] = try r.readVector { v in
-            CachedProposal(reference: try v.readOpaque(), proposal: try Proposal(from: &v), sender: try v.readUInt32())
-        }
-        try r.finish()
-        guard retained.count <= Self.retainedEpochLimit else { throw MLSError(.invalidValue, "too many retained epochs") }
-        guard tree.leaf(priv.leafIndex)?.signatureKey == sigKey.publicKey || removedFlag == 1 else {
-            throw MLSError(.invalidKey, "signature key does not match this member's leaf")
-        }
-        if removedFlag == 0 { try priv.verifyConsistency(with: tree) }
-        guard context.treeHash == tree.treeHash else { throw MLSError(.treeHashMismatch, "stored tree differs from the GroupContext") }
-        self.init(groupContext: context, tree: tree, signatureKey: sigKey, privateTree: priv,
-                  epochSecrets: EpochSecrets(allSecrets: parts), interimTranscriptHash: interim, secretTree: secretTree,
-                  retainedEpochs: retained, proposalCache: cache)
-        isRemoved = removedFlag == 1
     }
 }
 

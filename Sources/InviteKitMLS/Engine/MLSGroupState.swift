@@ -7,8 +7,8 @@ import InviteKitCrypto
 /// A value type: every operation returns or mutates a copy, and a failed operation leaves the
 /// state it was called on unchanged.
 public struct MLSGroupState: Sendable {
-    /// How many past epochs keep their secret trees for late messages.
-    public static let retainedEpochLimit = 5
+    /// How many past epochs keep their secret trees for late messages: the Marmot window.
+    public static let retainedEpochLimit = MarmotProfile.epochLookback
 
     /// The GroupContext of the current epoch (RFC 9420 §8.1).
     public internal(set) var groupContext: GroupContext

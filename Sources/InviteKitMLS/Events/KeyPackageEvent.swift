@@ -54,6 +54,16 @@ public enum KeyPackageEvent {
     public static func create(nostrKey: Secp256k1.PrivateKey, relays: [String], lastResort: Bool, lifetime: UInt64 = defaultLifetime,
                               now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws -> (event: NostrEvent, bundle: KeyPackageBundle) {
         try checkRelays(relays)
+        let bundle = try KeyPackageBundle.create(identity: nostrKey.publicKey.rawRepresentation,
+                                                 lifetime: try Self.lifetime(createdAt: now, seconds: lifetime), lastResort: lastResort, rng: rng)
+        let event = try template(for: bundle.keyPackage, relays: relays, createdAt: now, rng: rng).signed(by: nostrKey, using: rng)
+        return (event, bundle)
+    }
+
+    /// The Lifetime of a KeyPackage made at `now` (PROTOCOL.md §4.4): `[now - notBeforeMargin, now +
+    /// seconds]`, `seconds` within 1...``maxLifetime``. The one rule for every KeyPackage InviteKit
+    /// makes, the group creator's included. Refuses a negative `now` (`invalid_value`).
+    public static func lifetime(createdAt now: Int64, seconds lifetime: UInt64 = defaultLifetime) throws -> Lifetime {
         guard lifetime > 0, lifetime <= maxLifetime else {
             throw MLSError(.invalidValue, "lifetime \(lifetime) s is outside 1...\(maxLifetime) s")
         }
@@ -61,11 +71,7 @@ public enum KeyPackageEvent {
         let created = UInt64(now)
         let (notAfter, overflow) = created.addingReportingOverflow(lifetime)
         guard !overflow else { throw MLSError(.invalidValue, "now + lifetime overflows") }
-        let notBefore = created >= notBeforeMargin ? created - notBeforeMargin : 0
-        let bundle = try KeyPackageBundle.create(identity: nostrKey.publicKey.rawRepresentation,
-                                                 lifetime: Lifetime(notBefore: notBefore, notAfter: notAfter), lastResort: lastResort, rng: rng)
-        let event = try template(for: bundle.keyPackage, relays: relays, createdAt: now, rng: rng).signed(by: nostrKey, using: rng)
-        return (event, bundle)
+        return Lifetime(notBefore: created >= notBeforeMargin ? created - notBeforeMargin : 0, notAfter: notAfter)
     }
 
     /// `true` for what MDK's relay parser takes: a `ws://` or `wss://` URL with a host, no

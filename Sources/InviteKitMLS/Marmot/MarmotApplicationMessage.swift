@@ -15,7 +15,7 @@ public enum MarmotApplicationMessage {
     }
 
     /// Builds the rumor for `content` authored by `sender` and returns it with its bytes.
-    public static func make(kind: Int = 9, content: String, tags: [[String]] = [], sender: Secp256k1.XOnlyPublicKey,
+    public static func make(kind: Int = MarmotProfile.chatMessageKind, content: String, tags: [[String]] = [], sender: Secp256k1.XOnlyPublicKey,
                             createdAt: Int64 = UnixTime.now()) throws -> (rumor: NostrEvent, bytes: [UInt8]) {
         let rumor = EventTemplate(kind: kind, content: content, tags: tags, createdAt: createdAt).rumor(pubkey: sender)
         return (rumor, try encode(rumor))

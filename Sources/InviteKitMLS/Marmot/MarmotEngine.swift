@@ -1,7 +1,7 @@
 import InviteKitCrypto
 
-/// What the Marmot binding (``MarmotGroup``) needs from an RFC 9420 member state. The engine in
-/// `Engine/` (`MLSGroupState`) conforms once it lands; tests use a small stand-in. Conformers
+/// What the Marmot binding (``MarmotGroup``) needs from an RFC 9420 member state: the engine in
+/// `Engine/` (``MLSGroupState``) conforms, and tests of the binding use a small stand-in. Conformers
 /// are value types: the binding processes a commit on a copy and keeps the original until the
 /// commit passed the Marmot rules, and keeps copies of earlier epochs for rollback.
 public protocol MarmotEngine: Sendable {

@@ -88,10 +88,9 @@ public struct MarmotEventBuffer: Sendable, Equatable {
     /// `uint8 version = 1; opaque events<V>` with each event's JSON as an `opaque<V>`, oldest
     /// first (PROTOCOL.md §5.10).
     public func serialized() -> [UInt8] {
-        var w = TLSWriter(capacity: 16 + byteCount + 4 * events.count)
-        w.writeUInt8(Self.serializationVersion)
-        w.writeVector { v in for e in events { v.writeOpaque(e.jsonBytes) } }
-        return w.takeBytes()
+        VersionedEnvelope("buffered events", version: Self.serializationVersion).write(capacity: 16 + byteCount + 4 * events.count) { w in
+            w.writeVector { v in for e in events { v.writeOpaque(e.jsonBytes) } }
+        }
     }
 
     /// Reads ``serialized()`` back under `limits` (events past them are dropped, oldest first).
@@ -99,11 +98,9 @@ public struct MarmotEventBuffer: Sendable, Equatable {
     /// not kind-445 JSON.
     public init(serialized bytes: [UInt8], limits: Limits = .default) throws {
         self.init(limits: limits)
-        var r = TLSReader(bytes)
-        let v = try r.readUInt8()
-        guard v == Self.serializationVersion else { throw MLSError(.unsupportedVersion, "buffered events version \(v) is not supported") }
-        let list = try r.readVector { try Self.storedEvent(&$0) }
-        try r.finish()
+        let list = try VersionedEnvelope("buffered events", version: Self.serializationVersion).read(bytes) { _, r in
+            try r.readVector { try Self.storedEvent(&$0) }
+        }
         for e in list { append(e) }
     }
 

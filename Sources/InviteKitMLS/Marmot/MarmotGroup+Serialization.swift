@@ -6,6 +6,7 @@ extension MarmotGroup {
     public static var serializationVersion: UInt8 { 2 }
     /// The versions ``init(serialized:)`` reads: 1 (which also held the buffered events) and 2.
     public static var readableSerializationVersions: ClosedRange<UInt8> { 1...2 }
+    static var envelope: VersionedEnvelope { VersionedEnvelope("Marmot state", version: serializationVersion, readable: readableSerializationVersions) }
 
     /// The member's Marmot state as versioned bytes, in zeroizing storage because it holds every
     /// secret (PROTOCOL.md §5.10): `uint8 version = 2; opaque engine<V>; Snapshot snapshots<V>;
@@ -16,26 +17,23 @@ extension MarmotGroup {
     /// outsider sends grows it. A snapshot's engine is stored relative to the current one
     /// (``MarmotEngine/serialized(relativeTo:)``: for ``MLSGroupState``, its tree as a delta).
     public func serialized() -> SecureBytes {
-        var w = TLSWriter(capacity: 4096)
-        w.writeUInt8(Self.serializationVersion)
-        state.serialized().withUnsafeBytes { w.writeOpaque($0) }
-        w.writeVector { v in
-            for s in snapshots {
-                s.state.serialized(relativeTo: state).withUnsafeBytes { v.writeOpaque($0) }
-                v.writeOpaque(s.groupData.tlsSerialized)
-                v.writeUInt64(UInt64(bitPattern: s.createdAt))
-                v.writeOpaque(Array(s.eventID.utf8))
-                v.writeOpaque(s.contentHash)
-                v.writeVector { a in for id in s.added { a.writeOpaque(id) } }
-                v.writeVector { k in for e in s.keyPackageEvents.values.sorted(by: { $0.id < $1.id }) { k.writeOpaque(e.jsonBytes) } }
+        Self.envelope.seal(capacity: 4096) { w in
+            state.serialized().withUnsafeBytes { w.writeOpaque($0) }
+            w.writeVector { v in
+                for s in snapshots {
+                    s.state.serialized(relativeTo: state).withUnsafeBytes { v.writeOpaque($0) }
+                    v.writeOpaque(s.groupData.tlsSerialized)
+                    v.writeUInt64(UInt64(bitPattern: s.createdAt))
+                    v.writeOpaque(Array(s.eventID.utf8))
+                    v.writeOpaque(s.contentHash)
+                    v.writeVector { a in for id in s.added { a.writeOpaque(id) } }
+                    v.writeVector { k in for e in s.keyPackageEvents.values.sorted(by: { $0.id < $1.id }) { k.writeOpaque(e.jsonBytes) } }
+                }
             }
+            w.writeVector { v in for id in seenEventIDs.sorted() { v.writeOpaque(Array(id.utf8)) } }
+            w.writeVector { v in for h in seenContentHashes.sorted(by: { $0.lexicographicallyPrecedes($1) }) { v.writeOpaque(h) } }
+            w.writeVector { v in for p in leaveRequests { v.writeOpaque(Array(p.utf8)) } }
         }
-        w.writeVector { v in for id in seenEventIDs.sorted() { v.writeOpaque(Array(id.utf8)) } }
-        w.writeVector { v in for h in seenContentHashes.sorted(by: { $0.lexicographicallyPrecedes($1) }) { v.writeOpaque(h) } }
-        w.writeVector { v in for p in leaveRequests { v.writeOpaque(Array(p.utf8)) } }
-        var bytes = w.takeBytes()
-        defer { zeroize(&bytes) }
-        return SecureBytes(copying: bytes)
     }
 
     /// Reads ``serialized()`` back. A version-1 state (whose layout had `opaque
@@ -43,13 +41,6 @@ extension MarmotGroup {
     /// ``buffer``, within its bounds. Fails with a typed error on any other version, truncation,
     /// trailing bytes or any inconsistent part.
     public init(serialized data: SecureBytes) throws {
-        var copy = data.exportBytes()
-        defer { zeroize(&copy) }
-        var r = TLSReader(copy)
-        let version = try r.readUInt8()
-        guard Self.readableSerializationVersions.contains(version) else {
-            throw MLSError(.unsupportedVersion, "Marmot state version \(version) is not one of \(Self.readableSerializationVersions)")
-        }
         func engine(_ r: inout TLSReader, relativeTo base: Engine?) throws -> Engine {
             var b = try r.readOpaque()
             defer { zeroize(&b) }
@@ -64,25 +55,27 @@ extension MarmotGroup {
             guard let s = String(validating: try r.readOpaque(), as: UTF8.self) else { throw MLSError(.invalidValue, "stored text is not UTF-8") }
             return s
         }
-        let current = try engine(&r, relativeTo: nil)
-        self.init(state: current, groupData: try MarmotGroupData(extensions: current.groupContextExtensions))
-        snapshots = try r.readVector { v in
-            let s = try engine(&v, relativeTo: current)
-            let data = try MarmotGroupData(tlsSerialized: try v.readOpaque())
-            let createdAt = Int64(bitPattern: try v.readUInt64())
-            let id = try text(&v)
-            let hash = try v.readOpaque()
-            let added = try v.readVector { try $0.readOpaque() }
-            var kp: [String: NostrEvent] = [:]
-            for e in try v.readVector({ try event(&$0) }) { kp[e.pubkey] = e }
-            return Snapshot(state: s, groupData: data, createdAt: createdAt, eventID: id, contentHash: hash, added: added, keyPackageEvents: kp)
+        self = try Self.envelope.open(data) { version, r in
+            let current = try engine(&r, relativeTo: nil)
+            var group = MarmotGroup(state: current, groupData: try MarmotGroupData(extensions: current.groupContextExtensions))
+            group.snapshots = try r.readVector { v in
+                let s = try engine(&v, relativeTo: current)
+                let data = try MarmotGroupData(tlsSerialized: try v.readOpaque())
+                let createdAt = Int64(bitPattern: try v.readUInt64())
+                let id = try text(&v)
+                let hash = try v.readOpaque()
+                let added = try v.readVector { try $0.readOpaque() }
+                var kp: [String: NostrEvent] = [:]
+                for e in try v.readVector({ try event(&$0) }) { kp[e.pubkey] = e }
+                return Snapshot(state: s, groupData: data, createdAt: createdAt, eventID: id, contentHash: hash, added: added, keyPackageEvents: kp)
+            }
+            group.seenEventIDs = Set(try r.readVector { try text(&$0) })
+            group.seenContentHashes = Set(try r.readVector { try $0.readOpaque() })
+            if version == 1 {
+                for e in try r.readVector({ try MarmotEventBuffer.storedEvent(&$0) }) { group.buffer.append(e) }
+            }
+            group.leaveRequests = try r.readVector { try text(&$0) }
+            return group
         }
-        seenEventIDs = Set(try r.readVector { try text(&$0) })
-        seenContentHashes = Set(try r.readVector { try $0.readOpaque() })
-        if version == 1 {
-            for e in try r.readVector({ try MarmotEventBuffer.storedEvent(&$0) }) { buffer.append(e) }
-        }
-        leaveRequests = try r.readVector { try text(&$0) }
-        try r.finish()
     }
 }

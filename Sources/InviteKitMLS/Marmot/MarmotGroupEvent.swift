@@ -21,7 +21,8 @@ public enum MarmotGroupEvent {
     }
 
     /// The `nostr_group_id` of a kind-445 event: exactly one `h` tag holding 64 hex characters
-    /// (MDK refuses none and several alike).
+    /// (MDK refuses none and several alike; PROTOCOL.md §5.4). The one rule for finding an
+    /// event's group: a node looks its groups up by this too, never by the first `h` tag.
     public static func nostrGroupID(of event: NostrEvent) throws -> [UInt8] {
         let h = event.tags.filter { $0.first == "h" }
         guard h.count == 1 else { throw MLSError(.invalidEvent, h.isEmpty ? "kind-445 event has no h tag" : "kind-445 event has \(h.count) h tags") }

@@ -4,6 +4,7 @@ import InviteKitNostr
 extension MarmotPendingCommit where Engine == MLSGroupState {
     /// The format byte of ``serialized()``.
     public static var serializationVersion: UInt8 { 1 }
+    static var envelope: VersionedEnvelope { VersionedEnvelope("pending commit", version: serializationVersion) }
 
     /// An own commit that is built but not yet confirmed, as versioned bytes, so a caller can keep
     /// it across processes between "publish" and ``MarmotGroup/confirmPublished(_:acknowledgedBy:now:)``.
@@ -12,49 +13,44 @@ extension MarmotPendingCommit where Engine == MLSGroupState {
     /// opaque welcome<V> (empty: none); opaque next_state<V>; Added added<V>; uint32 removed<V>;
     /// opaque key_package_events<V> (JSON each);` with `Added = { uint32 leaf; KeyPackage; }`.
     public func serialized() -> SecureBytes {
-        var w = TLSWriter(capacity: 4096)
-        w.writeUInt8(Self.serializationVersion)
-        w.writeOpaque(event.jsonBytes)
-        w.writeUInt64(fromEpoch)
-        w.writeOpaque(pending.message)
-        w.writeOpaque(pending.welcome ?? [])
-        pending.next.serialized().withUnsafeBytes { w.writeOpaque($0) }
-        w.writeVector { v in
-            for a in pending.added {
-                v.writeUInt32(a.leaf)
-                a.keyPackage.encode(to: &v)
+        Self.envelope.seal(capacity: 4096) { w in
+            w.writeOpaque(event.jsonBytes)
+            w.writeUInt64(fromEpoch)
+            w.writeOpaque(pending.message)
+            w.writeOpaque(pending.welcome ?? [])
+            pending.next.serialized().withUnsafeBytes { w.writeOpaque($0) }
+            w.writeVector { v in
+                for a in pending.added {
+                    v.writeUInt32(a.leaf)
+                    a.keyPackage.encode(to: &v)
+                }
             }
+            w.writeVector { v in for leaf in pending.removed { v.writeUInt32(leaf) } }
+            w.writeVector { v in for e in keyPackageEvents { v.writeOpaque(e.jsonBytes) } }
         }
-        w.writeVector { v in for leaf in pending.removed { v.writeUInt32(leaf) } }
-        w.writeVector { v in for e in keyPackageEvents { v.writeOpaque(e.jsonBytes) } }
-        var bytes = w.takeBytes()
-        defer { zeroize(&bytes) }
-        return SecureBytes(copying: bytes)
     }
 
     /// Reads ``serialized()`` back; fails with a typed error on another version, truncation,
     /// trailing bytes or an inconsistent part (a next state that is not one epoch on).
     public init(serialized data: SecureBytes) throws {
-        var copy = data.exportBytes()
-        defer { zeroize(&copy) }
-        var r = TLSReader(copy)
         func readEvent(_ r: inout TLSReader, signed: Bool) throws -> NostrEvent {
             do { return try NostrEvent(json: try r.readOpaque(), requireSignature: signed) } catch let e as MLSError { throw e } catch {
                 throw MLSError(.invalidValue, "stored event: \(error)")
             }
         }
-        guard try r.readUInt8() == Self.serializationVersion else { throw MLSError(.invalidValue, "unknown pending commit version") }
-        let event = try readEvent(&r, signed: true)
-        let fromEpoch = try r.readUInt64()
-        let message = try r.readOpaque()
-        let welcomeBytes = try r.readOpaque()
-        var nextBytes = try r.readOpaque()
-        defer { zeroize(&nextBytes) }
-        let next = try MLSGroupState(serialized: SecureBytes(copying: nextBytes))
-        let added: [(leaf: UInt32, keyPackage: KeyPackage)] = try r.readVector { v in (try v.readUInt32(), try KeyPackage(from: &v)) }
-        let removed = try r.readVector { try $0.readUInt32() }
-        let kpEvents = try r.readVector { try readEvent(&$0, signed: true) }
-        try r.finish()
+        let (event, fromEpoch, message, welcomeBytes, next, added, removed, kpEvents) = try Self.envelope.open(data) { _, r in
+            let event = try readEvent(&r, signed: true)
+            let fromEpoch = try r.readUInt64()
+            let message = try r.readOpaque()
+            let welcomeBytes = try r.readOpaque()
+            var nextBytes = try r.readOpaque()
+            defer { zeroize(&nextBytes) }
+            let next = try MLSGroupState(serialized: SecureBytes(copying: nextBytes))
+            let added: [(leaf: UInt32, keyPackage: KeyPackage)] = try r.readVector { v in (try v.readUInt32(), try KeyPackage(from: &v)) }
+            let removed = try r.readVector { try $0.readUInt32() }
+            let kpEvents = try r.readVector { try readEvent(&$0, signed: true) }
+            return (event, fromEpoch, message, welcomeBytes, next, added, removed, kpEvents)
+        }
         guard next.epoch == fromEpoch &+ 1 else { throw MLSError(.invalidValue, "pending commit does not lead to the next epoch") }
         let welcome: [UInt8]? = welcomeBytes.isEmpty ? nil : welcomeBytes
         let welcomeValue = try welcome.map { try MLSGroupState.welcome($0) }

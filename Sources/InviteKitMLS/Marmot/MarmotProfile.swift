@@ -23,6 +23,8 @@ public enum MarmotProfile {
     public static let groupEventKind = 445
     /// Kind of a Welcome rumor (MIP-02); only ever sent inside a NIP-59 gift wrap.
     public static let welcomeKind = 444
+    /// Kind of a chat message: the rumor inside an application message (PROTOCOL.md §5.5).
+    public static let chatMessageKind = 9
 
     /// MLS-Exporter label of the kind-445 content key (MIP-03).
     public static let groupEventExporterLabel = "marmot"
@@ -32,7 +34,9 @@ public enum MarmotProfile {
     public static let groupEventKeyLength = 32
 
     /// Epochs back a receiver tries when the current key does not open a kind-445 event (MDK's
-    /// lookback, and the epochs it keeps).
+    /// lookback, and the epochs it keeps; PROTOCOL.md §5.4). The one window: the engine retains
+    /// this many past epochs (``MLSGroupState/retainedEpochLimit``) and a group as many rollback
+    /// snapshots (§5.9).
     public static let epochLookback = 5
     /// A kind-445 event whose content is longer than this (bytes) is refused before any other
     /// check (`too_large`): the relay event limit of PROTOCOL.md §5.4, so no genuine event is.

@@ -7,8 +7,8 @@ extension KeyPackage {
     /// Checks a KeyPackage as RFC 9420 §10.1 asks of a receiver, for suites 0x0001/0x0003:
     /// supported suite and version, `key_package` leaf source, both signatures, distinct
     /// `init_key` and `encryption_key`, and capabilities that cover the suite, version and
-    /// credential. Lifetime is checked separately (``Lifetime/contains(_:skew:)``), because the
-    /// caller owns the clock.
+    /// credential. Lifetime is checked separately (by ``KeyPackageValidator``, PROTOCOL.md §4.4),
+    /// because the caller owns the clock.
     public func verify() throws {
         guard version == .mls10 else { throw MLSError(.invalidValue, "protocol version \(version.rawValue)") }
         guard cipherSuite.isSupported else { throw MLSError(.unsupportedCipherSuite, cipherSuite.description) }

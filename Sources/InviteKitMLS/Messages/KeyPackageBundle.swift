@@ -42,41 +42,33 @@ public struct KeyPackageBundle: Sendable {
         return KeyPackageBundle(keyPackage: kp, initPrivateKey: initKey, encryptionPrivateKey: encKey, signaturePrivateKey: sigKey)
     }
 
+    static let privateEnvelope = VersionedEnvelope("key store entry", version: 1)
+
     /// Private serialization for the store: `uint8 format = 1; opaque key_package<V>;
     /// opaque init_sk<V>; opaque encryption_sk<V>; opaque signature_seed<V>;`. Returned in
     /// ``SecureBytes`` because it holds private keys.
     public func privateSerialization() -> SecureBytes {
-        var w = TLSWriter(capacity: 512)
-        w.writeUInt8(1)
-        w.writeOpaque(keyPackage.tlsSerialized)
-        initPrivateKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
-        encryptionPrivateKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
-        signaturePrivateKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
-        var bytes = w.takeBytes()
-        defer { zeroize(&bytes) }
-        return SecureBytes(copying: bytes)
+        Self.privateEnvelope.seal(capacity: 512) { w in
+            w.writeOpaque(keyPackage.tlsSerialized)
+            initPrivateKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
+            encryptionPrivateKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
+            signaturePrivateKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
+        }
     }
 
     /// Reads ``privateSerialization()`` back.
     public init(privateSerialization data: SecureBytes) throws {
-        var copy = data.exportBytes()
-        defer { zeroize(&copy) }
-        // The reader and the key copies live only inside this closure, so `copy` is uniquely
-        // referenced (and wiped in place) when the defer runs.
-        let parsed: (KeyPackage, X25519.PrivateKey, X25519.PrivateKey, Ed25519.PrivateKey) = try {
-            var r = TLSReader(copy)
-            guard try r.readUInt8() == 1 else { throw MLSError(.invalidValue, "unknown key store format") }
+        let parsed: (KeyPackage, X25519.PrivateKey, X25519.PrivateKey, Ed25519.PrivateKey) = try Self.privateEnvelope.open(data) { _, r in
             let kp = try KeyPackage(tlsSerialized: try r.readOpaque())
             var a = try r.readOpaque(), b = try r.readOpaque(), c = try r.readOpaque()
             defer { zeroize(&a); zeroize(&b); zeroize(&c) }
-            try r.finish()
             do {
                 return (kp, try X25519.PrivateKey(rawRepresentation: a), try X25519.PrivateKey(rawRepresentation: b),
                         try Ed25519.PrivateKey(rawRepresentation: c))
             } catch {
                 throw MLSError(.invalidKey, "stored private key rejected")
             }
-        }()
+        }
         let (kp, initKey, encKey, sigKey) = parsed
         guard initKey.publicKey == kp.initKey, encKey.publicKey == kp.leafNode.encryptionKey,
               sigKey.publicKey == kp.leafNode.signatureKey else {

@@ -8,13 +8,6 @@ public struct Lifetime: Hashable, Sendable, TLSCodable {
         self.notAfter = notAfter
     }
 
-    /// `true` when `now` is within `[notBefore - skew, notAfter + skew]`.
-    public func contains(_ now: UInt64, skew: UInt64 = 0) -> Bool {
-        let lo = notBefore > skew ? notBefore - skew : 0
-        let hi = notAfter > UInt64.max - skew ? UInt64.max : notAfter + skew
-        return now >= lo && now <= hi
-    }
-
     public init(from reader: inout TLSReader) throws {
         notBefore = try reader.readUInt64()
         notAfter = try reader.readUInt64()

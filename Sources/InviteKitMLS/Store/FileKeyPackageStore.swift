@@ -5,6 +5,7 @@ import InviteKitCrypto
 /// holding ``KeyPackageBundle/privateSerialization()``, created with mode 0600 in a 0700 directory
 /// and replaced atomically. Retired packages are overwritten with zeros, then deleted.
 public final class FileKeyPackageStore: KeyPackageStore, @unchecked Sendable {
+    // Safe: `directory` never changes; `lock` serialises every file operation of this instance.
     public let directory: URL
     private let lock = NSLock()
 

@@ -3,48 +3,43 @@ import InviteKitCrypto
 /// A versioned byte form for persisting ``TreePrivateState``:
 /// `uint8 version = 1; uint32 leaf_index; opaque leaf_key<V>; { uint32 node; opaque key<V>; } path_keys<V>`.
 extension TreePrivateState {
-    static let formatVersion: UInt8 = 1
+    static let envelope = VersionedEnvelope("tree private state", version: 1)
 
     /// The state as bytes, in zeroizing storage.
     public func serialized() -> SecureBytes {
-        var w = TLSWriter(capacity: 64 + pathKeys.count * 40)
-        w.writeUInt8(Self.formatVersion)
-        w.writeUInt32(leafIndex)
-        var leaf = leafKey.rawRepresentation.exportBytes()
-        w.writeOpaque(leaf)
-        zeroize(&leaf)
-        w.writeVector { v in
-            for (node, key) in pathKeys.sorted(by: { $0.key < $1.key }) {
-                v.writeUInt32(node)
-                var raw = key.rawRepresentation.exportBytes()
-                v.writeOpaque(raw)
-                zeroize(&raw)
+        Self.envelope.seal(capacity: 64 + pathKeys.count * 40) { w in
+            w.writeUInt32(leafIndex)
+            var leaf = leafKey.rawRepresentation.exportBytes()
+            w.writeOpaque(leaf)
+            zeroize(&leaf)
+            w.writeVector { v in
+                for (node, key) in pathKeys.sorted(by: { $0.key < $1.key }) {
+                    v.writeUInt32(node)
+                    var raw = key.rawRepresentation.exportBytes()
+                    v.writeOpaque(raw)
+                    zeroize(&raw)
+                }
             }
         }
-        var bytes = w.takeBytes()
-        defer { zeroize(&bytes) }
-        return SecureBytes(copying: bytes)
     }
 
     /// Reads the form ``serialized()`` writes.
     public init(serialized data: SecureBytes) throws {
-        var copy = data.exportBytes()
-        defer { zeroize(&copy) }
-        var r = TLSReader(copy)
-        guard try r.readUInt8() == Self.formatVersion else { throw MLSError(.invalidValue, "unknown tree private state format") }
-        let index = try r.readUInt32()
-        var leaf = try r.readOpaque()
-        defer { zeroize(&leaf) }
-        let leafKey = try X25519.PrivateKey(rawRepresentationChecked: leaf)
-        var keys: [UInt32: X25519.PrivateKey] = [:]
-        _ = try r.readVector { v -> Void in
-            let node = try v.readUInt32()
-            var raw = try v.readOpaque()
-            defer { zeroize(&raw) }
-            guard node & 1 == 1, keys[node] == nil else { throw MLSError(.invalidValue, "path key for node \(node)") }
-            keys[node] = try X25519.PrivateKey(rawRepresentationChecked: raw)
+        let (index, leafKey, keys) = try Self.envelope.open(data) { _, r in
+            let index = try r.readUInt32()
+            var leaf = try r.readOpaque()
+            defer { zeroize(&leaf) }
+            let leafKey = try X25519.PrivateKey(rawRepresentationChecked: leaf)
+            var keys: [UInt32: X25519.PrivateKey] = [:]
+            _ = try r.readVector { v -> Void in
+                let node = try v.readUInt32()
+                var raw = try v.readOpaque()
+                defer { zeroize(&raw) }
+                guard node & 1 == 1, keys[node] == nil else { throw MLSError(.invalidValue, "path key for node \(node)") }
+                keys[node] = try X25519.PrivateKey(rawRepresentationChecked: raw)
+            }
+            return (index, leafKey, keys)
         }
-        try r.finish()
         self.init(leafIndex: index, leafKey: leafKey, pathKeys: keys)
     }
 }

@@ -18,8 +18,8 @@ public protocol NostrRelayConnection: Sendable {
 }
 
 extension NostrRelayConnection {
-    /// Default publish timeout: 10 s.
+    /// Publishes with the default timeout, ``Swift/Duration/relayTimeout``.
     public func publish(_ event: NostrEvent) async -> PublishOutcome {
-        await publish(event, timeout: .seconds(10))
+        await publish(event, timeout: .relayTimeout)
     }
 }

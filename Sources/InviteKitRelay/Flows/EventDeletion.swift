@@ -27,7 +27,7 @@ public enum EventDeletion {
     /// Signs a deletion of `events` with `author` and publishes it. Events by another author are
     /// refused (a relay would ignore them anyway) with `NostrError.invalidKey`.
     public static func delete(_ events: [NostrEvent], author: Secp256k1.PrivateKey, reason: String = "",
-                              via pool: RelayPool, timeout: Duration = .seconds(10)) async throws -> (deletion: NostrEvent, result: BatchResult<RelayAcceptance, String>) {
+                              via pool: RelayPool, timeout: Duration = .relayTimeout) async throws -> (deletion: NostrEvent, result: BatchResult<RelayAcceptance, String>) {
         guard events.allSatisfy({ $0.pubkey == author.publicKey.hex }) else {
             throw NostrError(.invalidKey, "only the author of an event can request its deletion")
         }

@@ -26,7 +26,7 @@ public enum GiftWrapCatchUp {
     /// (e.g. the join state machine). Hostile wraps land in `batch.failed`; none stops the batch.
     @discardableResult
     public static func run(
-        pool: RelayPool, recipient: Secp256k1.PrivateKey, timeout: Duration = .seconds(10),
+        pool: RelayPool, recipient: Secp256k1.PrivateKey, timeout: Duration = .relayTimeout,
         consumer: (BatchResult<UnwrappedGift, NostrEvent>) async -> Void
     ) async -> Report {
         let fetch = await pool.fetch([filter(for: recipient.publicKey)], timeout: timeout)

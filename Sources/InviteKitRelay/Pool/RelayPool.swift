@@ -22,7 +22,7 @@ public final class RelayPool: Sendable {
     /// Publishes `event` to every relay at once. `succeeded` holds each relay that stored it;
     /// `failed` holds each other relay (the input is its URL) with a ``RelayError``: `rejected`
     /// (with the relay's message), `timedOut`, or the client's failure.
-    public func publish(_ event: NostrEvent, timeout: Duration = .seconds(10)) async -> BatchResult<RelayAcceptance, String> {
+    public func publish(_ event: NostrEvent, timeout: Duration = .relayTimeout) async -> BatchResult<RelayAcceptance, String> {
         let outcomes = await withTaskGroup(of: (Int, PublishOutcome).self) { group in
             for (i, relay) in relays.enumerated() {
                 group.addTask { (i, await relay.publish(event, timeout: timeout)) }
@@ -71,7 +71,7 @@ public final class RelayPool: Sendable {
 
     /// REQ on every relay, collects until every relay sent `EOSE` (or ended) or `timeout` passes,
     /// then closes the subscriptions.
-    public func fetch(_ filters: [NostrFilter], timeout: Duration = .seconds(10)) async -> RelayFetchResult {
+    public func fetch(_ filters: [NostrFilter], timeout: Duration = .relayTimeout) async -> RelayFetchResult {
         let sub = await subscribe(filters)
         let timer = Task {
             try? await Task.sleep(for: timeout)

@@ -19,7 +19,7 @@ public struct RelayClientConfiguration: Sendable {
     /// trust roots and hostname verification.
     public var tlsConfiguration: TLSConfiguration?
 
-    public init(publishTimeout: Duration = .seconds(10), reconnect: ReconnectPolicy = ReconnectPolicy(),
+    public init(publishTimeout: Duration = .relayTimeout, reconnect: ReconnectPolicy = ReconnectPolicy(),
                 authSigner: Secp256k1.PrivateKey? = nil, verifyIncomingEvents: Bool = true,
                 pingInterval: Duration? = .seconds(20), tlsConfiguration: TLSConfiguration? = nil) {
         self.publishTimeout = publishTimeout; self.reconnect = reconnect; self.authSigner = authSigner

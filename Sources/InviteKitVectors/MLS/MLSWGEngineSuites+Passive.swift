@@ -80,7 +80,8 @@ extension MLSWGEngineSuites {
             guard let id = hex(p["psk_id"]), let psk = hex(p["psk"]) else { return "bad external_psks entry" }
             psks[id] = psk
         }
-        var state = try MLSGroupState.join(welcome: welcome, keyPackage: bundle, ratchetTree: tree, conformancePSKs: psks)
+        var state = try MLSGroupState.join(welcome: welcome, keyPackage: bundle, ratchetTree: tree,
+                                             pskSecret: { try ConformancePSK.pskSecret($0, external: psks, suite: $1) })
         guard state.epochAuthenticator == initial else { return "initial epoch authenticator differs" }
         for (n, epoch) in epochs.enumerated() {
             guard let commit = hex(epoch["commit"]), let want = hex(epoch["epoch_authenticator"]) else { return "epoch \(n): missing field" }

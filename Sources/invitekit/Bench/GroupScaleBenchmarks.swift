@@ -13,6 +13,7 @@ import InviteKitMLS
 /// every leaf). `bytes_per_op` of the commit cases is the kind-445 event content size.
 enum GroupScaleBenchmarks {
     final class Fixture: @unchecked Sendable {
+        // Safe: the bench runner calls one case at a time, from one task.
         let admin: MLSGroupState
         /// A member in the admin's largest copath subtree; it processes the admin's commits.
         let receiver: MLSGroupState
@@ -72,6 +73,7 @@ enum GroupScaleBenchmarks {
     }
 
     final class Lazy: @unchecked Sendable {
+        // Safe: the bench runner calls one case at a time, from one task.
         private let size: Int
         private var value: Fixture?
         init(size: Int) { self.size = size }
@@ -121,6 +123,7 @@ enum GroupScaleBenchmarks {
 
     /// A two-member Marmot group with 5 retained epochs and a pool of outsiders' kind-445 events.
     final class JunkFixture: @unchecked Sendable {
+        // Safe: the bench runner calls one case at a time, from one task.
         private var group: MarmotGroup<MLSGroupState>?
         private var events: [NostrEvent] = []
         private var next = 0

@@ -28,6 +28,7 @@ enum LargeGroupBenchmarks {
     static let now: Int64 = 1_800_000_000
 
     final class Built: @unchecked Sendable {
+        // Safe: the bench runner calls one case at a time, from one task.
         let size: Int
         var admin: MarmotGroup<MLSGroupState>
         let store = MemoryKeyPackageStore()
@@ -169,6 +170,7 @@ enum LargeGroupBenchmarks {
     }
 
     final class Lazy: @unchecked Sendable {
+        // Safe: the bench runner calls one case at a time, from one task.
         private let size: Int
         private var value: Built?
         init(size: Int) { self.size = size }

@@ -7,6 +7,7 @@ import InviteKitMLS
 /// built on the first call of a group case (the runner's warm-up), not when the list is made.
 enum MLSBenchmarks {
     final class Fixture: @unchecked Sendable {
+        // Safe: the bench runner calls one case at a time, from one task.
         let admin: MLSGroupState
         let member: MLSGroupState
         let newcomer: KeyPackageBundle
@@ -34,6 +35,7 @@ enum MLSBenchmarks {
     }
 
     final class Lazy: @unchecked Sendable {
+        // Safe: the bench runner calls one case at a time, from one task.
         private let size: Int
         private var value: Fixture?
         init(size: Int) { self.size = size }

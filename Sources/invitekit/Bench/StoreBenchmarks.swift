@@ -90,7 +90,7 @@ enum StoreBenchmarks {
         report.messages = messages
         let sender = [UInt8](repeating: 1, count: 32)
         func message(_ i: Int) -> StoredMessage {
-            StoredMessage(eventID: String(format: "%064x", i), groupID: "g", sender: sender, createdAt: Int64(i), kind: 9,
+            StoredMessage(eventID: String(format: "%064x", i), groupID: "g", sender: sender, createdAt: Int64(i), kind: MarmotProfile.chatMessageKind,
                           content: "message number \(i) with a little text in it", outgoing: false, status: .received)
         }
         report.messagesPerSecond = Double(messages) / (try time {

@@ -82,8 +82,8 @@ struct InviteCommand: ParsableCommand {
                     out.add("inviterNpub", code.inviterNpub)
                     out.add("groupId", code.groupId)
                 case .signed:
-                    if let tag, !(1...64).contains(tag.utf8.count) || !tag.utf8.allSatisfy({ InviteTag.alphabet.contains($0) }) {
-                        throw CLIFailure("--tag must be 1–64 characters of [A-Za-z0-9]")
+                    if let tag, !InviteTag.isValid(tag) {
+                        throw CLIFailure("--tag must be \(InviteTag.rule)")
                     }
                     for (flag, v) in [("--expires-in", expiresIn), ("--conversation-expires-in", conversationExpiresIn)] {
                         if let v, v <= 0 || v > InviteCommand.maxLifetime {

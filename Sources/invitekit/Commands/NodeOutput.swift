@@ -44,7 +44,7 @@ enum NodeOutput {
     /// relay wait past the command's deadline.
     static func commandConfiguration(deadline: ContinuousClock.Instant, budget: EventBudget = .standard) -> InviteKitNode.Configuration {
         let left = deadline - ContinuousClock.now
-        return InviteKitNode.Configuration(relayTimeout: max(.milliseconds(200), min(.seconds(10), left)), idleInterval: .milliseconds(200),
+        return InviteKitNode.Configuration(relayTimeout: max(.milliseconds(200), min(.relayTimeout, left)), idleInterval: .milliseconds(200),
                                            keyPackageLowWater: 0, eventBudget: budget)
     }
 

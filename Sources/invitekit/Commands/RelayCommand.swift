@@ -39,7 +39,7 @@ struct RelayCommand: AsyncParsableCommand {
         var relays: [String] = []
 
         @Option(help: "Seconds to wait for each relay's OK.", transform: NumericOption.seconds(NumericOption.timeout))
-        var timeout: Double = 10
+        var timeout: Double = Duration.relayTimeout / .seconds(1)
 
         func run() async throws {
             guard !relays.isEmpty else { throw RelayCommand.fail("at least one --relay is required", code: 2) }
@@ -82,7 +82,7 @@ struct RelayCommand: AsyncParsableCommand {
         var live = false
 
         @Option(help: "Seconds to wait for EOSE.", transform: NumericOption.seconds(NumericOption.timeout))
-        var timeout: Double = 10
+        var timeout: Double = Duration.relayTimeout / .seconds(1)
 
         func run() async throws {
             guard !relays.isEmpty else { throw RelayCommand.fail("at least one --relay is required", code: 2) }

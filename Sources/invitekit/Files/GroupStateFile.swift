@@ -17,10 +17,8 @@ struct GroupStateFile {
     typealias Group = MarmotGroup<MLSGroupState>
     typealias Pending = MarmotPendingCommit<MLSGroupState>
 
-    static let magic: [UInt8] = Array("IKGS".utf8)
-    static let version: UInt8 = 2
-    /// Versions read; older ones are rewritten as ``version`` on the next save.
-    static let readableVersions: ClosedRange<UInt8> = 1...2
+    /// `"IKGS"`, version 2; version 1 is read and rewritten as 2 on the next save.
+    static let envelope = VersionedEnvelope("group state file", version: 2, readable: 1...2, magic: Array("IKGS".utf8))
     /// Largest state file read or written: a 10,000-member group with its retained epochs fits.
     static let maxBytes = 256 * 1024 * 1024
     /// Default bound on the wait for another command's lock (seconds).
@@ -31,20 +29,14 @@ struct GroupStateFile {
 
     static func load(_ path: String) throws -> GroupStateFile {
         var bytes = try readPrivate(path)
-        defer { GroupStateFile.wipe(&bytes) }
+        defer { SecureBytes.wipe(&bytes) }
         do {
-            var r = TLSReader(bytes)
-            guard try r.readBytes(4) == magic else { throw MLSError(.invalidValue, "not an InviteKit group state file") }
-            let v = try r.readUInt8()
-            guard readableVersions.contains(v) else {
-                throw MLSError(.unsupportedVersion, "group state file version \(v) is not supported (this build reads \(readableVersions.lowerBound) to \(readableVersions.upperBound))")
+            let sections = try envelope.read(bytes) { v, r in
+                (group: try r.readOpaque(), pending: try r.readOpaque(), buffer: v >= 2 ? try r.readOpaque() : nil)
             }
-            var groupBytes = try r.readOpaque()
-            defer { GroupStateFile.wipe(&groupBytes) }
-            var pendingBytes = try r.readOpaque()
-            defer { GroupStateFile.wipe(&pendingBytes) }
-            let bufferBytes = v >= 2 ? try r.readOpaque() : nil
-            try r.finish()
+            var groupBytes = sections.group, pendingBytes = sections.pending
+            defer { SecureBytes.wipe(&groupBytes); SecureBytes.wipe(&pendingBytes) }
+            let bufferBytes = sections.buffer
             var group = try Group(serialized: SecureBytes(copying: groupBytes))
             if let bufferBytes { group.buffer = try MarmotEventBuffer(serialized: bufferBytes) }
             let pending = pendingBytes.isEmpty ? nil : try Pending(serialized: SecureBytes(copying: pendingBytes))
@@ -57,14 +49,12 @@ struct GroupStateFile {
     /// Replaces the file with this state, whole or not at all; on failure the file is as it was
     /// and the error is thrown.
     func save(_ path: String) throws {
-        var w = TLSWriter(capacity: 8192)
-        w.writeBytes(Self.magic)
-        w.writeUInt8(Self.version)
-        group.serialized().withUnsafeBytes { w.writeOpaque($0) }
-        if let pending { pending.serialized().withUnsafeBytes { w.writeOpaque($0) } } else { w.writeOpaque([UInt8]()) }
-        w.writeOpaque(group.buffer.serialized())
-        var bytes = w.takeBytes()
-        defer { GroupStateFile.wipe(&bytes) }
+        var bytes = Self.envelope.write(capacity: 8192) { w in
+            group.serialized().withUnsafeBytes { w.writeOpaque($0) }
+            if let pending { pending.serialized().withUnsafeBytes { w.writeOpaque($0) } } else { w.writeOpaque([UInt8]()) }
+            w.writeOpaque(group.buffer.serialized())
+        }
+        defer { SecureBytes.wipe(&bytes) }
         guard bytes.count <= Self.maxBytes else {
             throw CLIFailure("refusing to write the group state \(path): \(bytes.count) bytes is over \(Self.maxBytes)")
         }
@@ -124,17 +114,9 @@ struct GroupStateFile {
         while offset < out.count {
             let n = out[offset...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { GroupStateFile.wipe(&out); throw CLIFailure("cannot read the group state \(path)") }
+            guard n > 0 else { SecureBytes.wipe(&out); throw CLIFailure("cannot read the group state \(path)") }
             offset += n
         }
         return out
-    }
-
-    /// Overwrites a buffer that held secret state before it is freed.
-    static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            _ = memset(base, 0, raw.count)
-        }
     }
 }

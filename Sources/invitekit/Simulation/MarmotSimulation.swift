@@ -48,7 +48,7 @@ enum MarmotSimulation {
 
         func fact(_ action: String, commitBytes: Int, welcomes: Int, millis: Double) throws {
             let authenticators = Set(members.map { $0.group.state.epochAuthenticator })
-            let message = try members[0].group.message(EventTemplate(kind: 9, content: "epoch \(members[0].group.epoch)", createdAt: now), now: now, rng: rng)
+            let message = try members[0].group.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "epoch \(members[0].group.epoch)", createdAt: now), now: now, rng: rng)
             var readers = 0
             for i in members.indices.dropFirst() {
                 if members[i].group.receive(event: message, now: now).contains(where: { if case .message = $0 { true } else { false } }) { readers += 1 }

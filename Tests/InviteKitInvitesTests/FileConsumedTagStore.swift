@@ -1,5 +1,6 @@
 import Foundation
 import InviteKitCrypto
+import InviteKitInvites
 
 /// A ``ConsumedTagStore`` in an append-only file that survives restarts and is shared safely
 /// between processes.
@@ -12,9 +13,9 @@ import InviteKitCrypto
 /// descriptions). Because the file only grows, each instance reads every byte once; a file
 /// that shrank (replaced by hand) is read again from the start. A line torn by a crash is
 /// ignored and the next append starts on a fresh line.
-public final class FileConsumedTagStore: ConsumedTagStore, @unchecked Sendable {
+final class FileConsumedTagStore: ConsumedTagStore, @unchecked Sendable {
     /// The store file; created (mode 0600) on first use.
-    public let path: String
+    let path: String
     /// Tests only: microseconds to wait between reading the file and appending, so that races
     /// are wide enough to lose if the lock were missing.
     var raceWindowForTesting: UInt32 = 0
@@ -26,12 +27,12 @@ public final class FileConsumedTagStore: ConsumedTagStore, @unchecked Sendable {
     private var partialLine = [UInt8]()
 
     /// A store in the file at `path`. Nothing is opened until the first call.
-    public init(path: String) {
+    init(path: String) {
         self.path = path
     }
 
     /// Atomic across threads and processes (exclusive `flock` around read-check-append).
-    public func consume(_ key: String) throws(InviteError) -> Bool {
+    func consume(_ key: String) throws(InviteError) -> Bool {
         let line = Self.lineFor(key)
         return try withLockedFile { fd throws(InviteError) -> Bool in
             if known.contains(line) { return false }
@@ -52,7 +53,7 @@ public final class FileConsumedTagStore: ConsumedTagStore, @unchecked Sendable {
     }
 
     /// Reads under the same lock.
-    public func isConsumed(_ key: String) throws(InviteError) -> Bool {
+    func isConsumed(_ key: String) throws(InviteError) -> Bool {
         let line = Self.lineFor(key)
         return try withLockedFile { _ throws(InviteError) -> Bool in known.contains(line) }
     }

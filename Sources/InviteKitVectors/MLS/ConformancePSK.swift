@@ -1,4 +1,5 @@
 import InviteKitCrypto
+import InviteKitMLS
 
 /// `psk_secret` from external PSKs (RFC 9420 §8.4), for the conformance harness only: the Marmot
 /// profile has no PSKs and the public API never takes one, but the mlswg passive-client
