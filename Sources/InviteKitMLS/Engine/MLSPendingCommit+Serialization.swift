@@ -5,7 +5,7 @@ extension MLSPendingCommit {
     /// `uint8 version = 1; opaque message<V>; optional<opaque welcome<V>>; uint64 from_epoch;
     /// opaque next_state<V>; (uint32 leaf, KeyPackage) added<V>; uint32 removed<V>;`. The next
     /// state holds every secret, so the whole is in zeroizing storage.
-    public func serialized() -> SecureBytes {
+    package func serialized() -> SecureBytes {
         var w = TLSWriter(capacity: 4096)
         w.writeUInt8(1)
         w.writeOpaque(message)
@@ -20,7 +20,7 @@ extension MLSPendingCommit {
     }
 
     /// Reads ``serialized()`` back.
-    public init(serialized data: SecureBytes) throws {
+    package init(serialized data: SecureBytes) throws {
         var copy = data.exportBytes()
         defer { zeroize(&copy) }
         var r = TLSReader(copy)

@@ -1,12 +1,12 @@
 /// `Capabilities` (RFC 9420 §7.2).
 public struct Capabilities: Hashable, Sendable, TLSCodable {
-    public var versions: [UInt16]
-    public var cipherSuites: [UInt16]
-    public var extensions: [UInt16]
-    public var proposals: [UInt16]
-    public var credentials: [UInt16]
+    package var versions: [UInt16]
+    package var cipherSuites: [UInt16]
+    package var extensions: [UInt16]
+    package var proposals: [UInt16]
+    package var credentials: [UInt16]
 
-    public init(versions: [UInt16], cipherSuites: [UInt16], extensions: [UInt16], proposals: [UInt16], credentials: [UInt16]) {
+    package init(versions: [UInt16], cipherSuites: [UInt16], extensions: [UInt16], proposals: [UInt16], credentials: [UInt16]) {
         self.versions = versions
         self.cipherSuites = cipherSuites
         self.extensions = extensions
@@ -24,7 +24,7 @@ public struct Capabilities: Hashable, Sendable, TLSCodable {
         proposals: [MLSExtension.selfRemoveProposalType],
         credentials: [Credential.basicType])
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         versions = try reader.readVector { try $0.readUInt16() }
         cipherSuites = try reader.readVector { try $0.readUInt16() }
         extensions = try reader.readVector { try $0.readUInt16() }
@@ -32,7 +32,7 @@ public struct Capabilities: Hashable, Sendable, TLSCodable {
         credentials = try reader.readVector { try $0.readUInt16() }
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         for list in [versions, cipherSuites, extensions, proposals, credentials] {
             writer.writeVector { w in for v in list { w.writeUInt16(v) } }
         }

@@ -1,26 +1,26 @@
 /// `Lifetime` (RFC 9420 §7.2): seconds since the Unix epoch, both inclusive.
 public struct Lifetime: Hashable, Sendable, TLSCodable {
-    public var notBefore: UInt64
-    public var notAfter: UInt64
+    package var notBefore: UInt64
+    package var notAfter: UInt64
 
-    public init(notBefore: UInt64, notAfter: UInt64) {
+    package init(notBefore: UInt64, notAfter: UInt64) {
         self.notBefore = notBefore
         self.notAfter = notAfter
     }
 
     /// `true` when `now` is within `[notBefore - skew, notAfter + skew]`.
-    public func contains(_ now: UInt64, skew: UInt64 = 0) -> Bool {
+    package func contains(_ now: UInt64, skew: UInt64 = 0) -> Bool {
         let lo = notBefore > skew ? notBefore - skew : 0
         let hi = notAfter > UInt64.max - skew ? UInt64.max : notAfter + skew
         return now >= lo && now <= hi
     }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         notBefore = try reader.readUInt64()
         notAfter = try reader.readUInt64()
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         writer.writeUInt64(notBefore)
         writer.writeUInt64(notAfter)
     }

@@ -6,7 +6,7 @@ extension TreePrivateState {
     static let formatVersion: UInt8 = 1
 
     /// The state as bytes, in zeroizing storage.
-    public func serialized() -> SecureBytes {
+    package func serialized() -> SecureBytes {
         var w = TLSWriter(capacity: 64 + pathKeys.count * 40)
         w.writeUInt8(Self.formatVersion)
         w.writeUInt32(leafIndex)
@@ -27,7 +27,7 @@ extension TreePrivateState {
     }
 
     /// Reads the form ``serialized()`` writes.
-    public init(serialized data: SecureBytes) throws {
+    package init(serialized data: SecureBytes) throws {
         var copy = data.exportBytes()
         defer { zeroize(&copy) }
         var r = TLSReader(copy)
