@@ -1,5 +1,5 @@
 /// `Capabilities` (RFC 9420 §7.2).
-public struct Capabilities: Hashable, Sendable, TLSCodable {
+package struct Capabilities: Hashable, Sendable, TLSCodable {
     package var versions: [UInt16]
     package var cipherSuites: [UInt16]
     package var extensions: [UInt16]
@@ -17,7 +17,7 @@ public struct Capabilities: Hashable, Sendable, TLSCodable {
     /// What Marmot KeyPackages advertise: MLS 1.0, suite 0x0001, extensions 0xf2ee (Marmot group
     /// data) and 0x000a (last_resort), proposal 0x000a (SelfRemove), basic credentials
     /// (Marmot MIP-00; PROTOCOL.md §4.4, the `mls_extensions` / `mls_proposals` tags).
-    public static let marmot = Capabilities(
+    package static let marmot = Capabilities(
         versions: [ProtocolVersion.mls10.rawValue],
         cipherSuites: [CipherSuite.x25519Aes128GcmSha256Ed25519.rawValue],
         extensions: [MLSExtension.marmotGroupDataType, MLSExtension.lastResortType],

@@ -1,5 +1,5 @@
 /// `Lifetime` (RFC 9420 §7.2): seconds since the Unix epoch, both inclusive.
-public struct Lifetime: Hashable, Sendable, TLSCodable {
+package struct Lifetime: Hashable, Sendable, TLSCodable {
     package var notBefore: UInt64
     package var notAfter: UInt64
 
