@@ -6,13 +6,13 @@ import InviteKitNostr
 /// (the group's relays), `["e", <KeyPackage event id>]`, `["client", name]`, `["encoding",
 /// "base64"]`; content = padded base64 of an RFC 9420 `MLSMessage` with `wire_format = mls_welcome`.
 /// One rumor per new member: within one commit the content is shared and only `e` differs.
-public enum MarmotWelcomeRumor {
+package enum MarmotWelcomeRumor {
     package static let kind = MarmotProfile.welcomeKind
     /// `wire_format` of a Welcome MLSMessage (RFC 9420 §6).
     package static let welcomeWireFormat: UInt16 = 0x0003
 
     /// A Welcome rumor as read back.
-    public struct Parsed: Sendable, Hashable {
+    package struct Parsed: Sendable, Hashable {
         /// The serialized `MLSMessage` (version, `wire_format = mls_welcome`, Welcome).
         package let welcomeMessage: [UInt8]
         /// The id of the KeyPackage event the Welcome consumes (the `e` tag).
