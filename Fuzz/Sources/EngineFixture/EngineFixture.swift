@@ -1,6 +1,6 @@
 import FuzzSupport
 import InviteKitCrypto
-import InviteKitMLS
+@testable import InviteKitMLS
 import InviteKitNostr
 
 /// A Marmot group over the RFC 9420 engine, built once per process from fixed keys and a fixed

@@ -1,6 +1,6 @@
 import FuzzSupport
 import InviteKitCrypto
-import InviteKitMLS
+@testable import InviteKitMLS
 import InviteKitNostr
 
 /// Fixed KeyPackage material for the KeyPackage harnesses, built from a fixed seed. (The group

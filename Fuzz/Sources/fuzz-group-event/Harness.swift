@@ -1,7 +1,7 @@
 import EngineFixture
 import FuzzSupport
 import InviteKitCrypto
-import InviteKitMLS
+@testable import InviteKitMLS
 import InviteKitNostr
 
 // The kind-445 envelope (MIP-03): ChaCha20-Poly1305 under the epoch's exporter key, padded

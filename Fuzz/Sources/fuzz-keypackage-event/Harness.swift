@@ -1,6 +1,6 @@
 import FuzzSupport
 import InviteKitCrypto
-import InviteKitMLS
+@testable import InviteKitMLS
 import InviteKitNostr
 import MLSFixture
 

@@ -1,6 +1,6 @@
 import FuzzSupport
 import InviteKitCrypto
-import InviteKitMLS
+@testable import InviteKitMLS
 import MLSFixture
 
 // KeyPackage TLS (RFC 9420 §10), bare and inside an MLSMessage (§6).

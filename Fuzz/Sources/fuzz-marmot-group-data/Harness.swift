@@ -1,7 +1,7 @@
 import EngineFixture
 import FuzzSupport
 import InviteKitCrypto
-import InviteKitMLS
+@testable import InviteKitMLS
 
 // The Marmot group data extension 0xF2EE (MIP-01) as MarmotGroupData reads it. Modes (first
 // byte % 2):

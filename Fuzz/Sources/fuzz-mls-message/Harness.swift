@@ -1,7 +1,7 @@
 import EngineFixture
 import FuzzSupport
 import InviteKitCrypto
-import InviteKitMLS
+@testable import InviteKitMLS
 
 // `MLSMessage` (RFC 9420 §6) with every wire format: PublicMessage, PrivateMessage, Welcome,
 // GroupInfo, KeyPackage. Whatever parses re-serializes byte for byte, at the MLSMessage level

@@ -1,7 +1,7 @@
 import EngineFixture
 import FuzzSupport
 import InviteKitCrypto
-import InviteKitMLS
+@testable import InviteKitMLS
 
 // PrivateMessage unprotection (RFC 9420 §6.3) by Bob's engine state at epoch 1. Modes (first
 // byte % 3):

@@ -1,7 +1,7 @@
 import EngineFixture
 import FuzzSupport
 import InviteKitCrypto
-import InviteKitMLS
+@testable import InviteKitMLS
 
 // The `ratchet_tree` extension (RFC 9420 §12.4.3.3) as a joiner reads it.
 //  - RatchetTree: a tree that parses re-encodes byte for byte (no trailing blank, presence bytes

@@ -1,13 +1,13 @@
 /// Reads the TLS presentation language (RFC 8446 §3) with MLS variable-length vectors
 /// (RFC 9420 §2.1.2).
-public struct TLSReader {
+package struct TLSReader {
     @usableFromInline let bytes: [UInt8]
     /// Next byte to read.
-    public private(set) var position: Int
+    package private(set) var position: Int
     @usableFromInline let end: Int
 
     /// Reads all of `bytes`.
-    public init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         self.position = 0
         self.end = bytes.count
@@ -20,12 +20,12 @@ public struct TLSReader {
     }
 
     /// Bytes not yet read.
-    public var remaining: Int { end - position }
+    package var remaining: Int { end - position }
     /// `true` once everything has been read.
-    public var isAtEnd: Bool { position == end }
+    package var isAtEnd: Bool { position == end }
 
     /// Fails unless every byte was consumed.
-    public func finish() throws {
+    package func finish() throws {
         guard isAtEnd else { throw MLSError(.trailingBytes, "\(remaining) unread bytes") }
     }
 
@@ -33,19 +33,19 @@ public struct TLSReader {
         guard n >= 0, n <= end - position else { throw MLSError(.truncated, "need \(n) bytes, have \(end - position)") }
     }
 
-    public mutating func readUInt8() throws -> UInt8 {
+    package mutating func readUInt8() throws -> UInt8 {
         try need(1)
         defer { position += 1 }
         return bytes[position]
     }
 
-    public mutating func readUInt16() throws -> UInt16 {
+    package mutating func readUInt16() throws -> UInt16 {
         try need(2)
         defer { position += 2 }
         return UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
     }
 
-    public mutating func readUInt32() throws -> UInt32 {
+    package mutating func readUInt32() throws -> UInt32 {
         try need(4)
         var v: UInt32 = 0
         for i in 0..<4 { v = v << 8 | UInt32(bytes[position + i]) }
@@ -53,7 +53,7 @@ public struct TLSReader {
         return v
     }
 
-    public mutating func readUInt64() throws -> UInt64 {
+    package mutating func readUInt64() throws -> UInt64 {
         try need(8)
         var v: UInt64 = 0
         for i in 0..<8 { v = v << 8 | UInt64(bytes[position + i]) }
@@ -62,7 +62,7 @@ public struct TLSReader {
     }
 
     /// Exactly `count` raw bytes.
-    public mutating func readBytes(_ count: Int) throws -> [UInt8] {
+    package mutating func readBytes(_ count: Int) throws -> [UInt8] {
         try need(count)
         defer { position += count }
         return Array(bytes[position..<position + count])
@@ -70,7 +70,7 @@ public struct TLSReader {
 
     /// An MLS variable-length integer (RFC 9420 §2.1.2): the top two bits of the first byte give
     /// the length (1, 2 or 4 bytes); `0b11` is reserved; the value must use the shortest form.
-    public mutating func readVarint() throws -> Int {
+    package mutating func readVarint() throws -> Int {
         try need(1)
         let first = bytes[position]
         let prefix = first >> 6
@@ -96,13 +96,13 @@ public struct TLSReader {
     }
 
     /// `opaque data<V>`.
-    public mutating func readOpaque() throws -> [UInt8] {
+    package mutating func readOpaque() throws -> [UInt8] {
         let n = try readVarint()
         return try readBytes(n)
     }
 
     /// Skips an `opaque data<V>` and returns the range of its contents.
-    public mutating func skipOpaque() throws -> Range<Int> {
+    package mutating func skipOpaque() throws -> Range<Int> {
         let n = try readVarint()
         try need(n)
         let start = position
@@ -111,7 +111,7 @@ public struct TLSReader {
     }
 
     /// `T items<V>`: a length-prefixed vector whose contents must be consumed exactly by `element`.
-    public mutating func readVector<T>(_ element: (inout TLSReader) throws -> T) throws -> [T] {
+    package mutating func readVector<T>(_ element: (inout TLSReader) throws -> T) throws -> [T] {
         let n = try readVarint()
         try need(n)
         var sub = TLSReader(bytes: bytes, start: position, end: position + n)
@@ -122,11 +122,11 @@ public struct TLSReader {
     }
 
     /// Borrows the raw bytes in `range` without copying them.
-    public func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    package func withBytes<R>(_ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         precondition(range.lowerBound >= 0 && range.upperBound <= end)
         return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
     /// The raw bytes between two positions (for keeping a structure's exact serialization).
-    public func slice(_ range: Range<Int>) -> [UInt8] { Array(bytes[range]) }
+    package func slice(_ range: Range<Int>) -> [UInt8] { Array(bytes[range]) }
 }

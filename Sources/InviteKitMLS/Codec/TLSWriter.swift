@@ -1,43 +1,43 @@
 /// Writes the TLS presentation language with MLS variable-length vectors (RFC 9420 §2.1.2).
-public struct TLSWriter {
+package struct TLSWriter {
     /// Bytes written so far.
-    public private(set) var bytes: [UInt8]
+    package private(set) var bytes: [UInt8]
 
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
     /// Moves the bytes out, leaving the writer empty, so the caller holds the only reference (and
     /// can wipe it in place when it held secrets).
-    public mutating func takeBytes() -> [UInt8] {
+    package mutating func takeBytes() -> [UInt8] {
         var out: [UInt8] = []
         swap(&out, &bytes)
         return out
     }
 
     /// Largest length a variable-length integer can carry (2^30 - 1).
-    public static let maxVarint = (1 << 30) - 1
+    package static let maxVarint = (1 << 30) - 1
 
-    public mutating func writeUInt8(_ v: UInt8) { bytes.append(v) }
+    package mutating func writeUInt8(_ v: UInt8) { bytes.append(v) }
 
-    public mutating func writeUInt16(_ v: UInt16) {
+    package mutating func writeUInt16(_ v: UInt16) {
         bytes.append(UInt8(v >> 8)); bytes.append(UInt8(v & 0xff))
     }
 
-    public mutating func writeUInt32(_ v: UInt32) {
+    package mutating func writeUInt32(_ v: UInt32) {
         for s in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(s))) }
     }
 
-    public mutating func writeUInt64(_ v: UInt64) {
+    package mutating func writeUInt64(_ v: UInt64) {
         for s in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(s))) }
     }
 
-    public mutating func writeBytes<C: Collection>(_ b: C) where C.Element == UInt8 { bytes.append(contentsOf: b) }
+    package mutating func writeBytes<C: Collection>(_ b: C) where C.Element == UInt8 { bytes.append(contentsOf: b) }
 
     /// The shortest MLS varint for `v` (RFC 9420 §2.1.2). Values above 2^30 - 1 cannot be encoded;
     /// callers keep lengths below that (a vector that large is a programming error).
-    public mutating func writeVarint(_ v: Int) {
+    package mutating func writeVarint(_ v: Int) {
         precondition(v >= 0 && v <= TLSWriter.maxVarint, "MLS varint out of range")
         if v < 64 {
             bytes.append(UInt8(v))
@@ -50,13 +50,13 @@ public struct TLSWriter {
     }
 
     /// `opaque data<V>`.
-    public mutating func writeOpaque<C: Collection>(_ b: C) where C.Element == UInt8 {
+    package mutating func writeOpaque<C: Collection>(_ b: C) where C.Element == UInt8 {
         writeVarint(b.count)
         bytes.append(contentsOf: b)
     }
 
     /// A length-prefixed vector whose contents `body` writes.
-    public mutating func writeVector(_ body: (inout TLSWriter) -> Void) {
+    package mutating func writeVector(_ body: (inout TLSWriter) -> Void) {
         // Written in place, then the length is slid in front: one memmove instead of a buffer
         // per nesting level (a ratchet tree inside a state would be copied at every level).
         let start = bytes.count
@@ -68,26 +68,26 @@ public struct TLSWriter {
     }
 
     /// `T items<V>` for a list of encodable values.
-    public mutating func writeVector<T: TLSEncodable>(_ items: [T]) {
+    package mutating func writeVector<T: TLSEncodable>(_ items: [T]) {
         writeVector { w in for item in items { item.encode(to: &w) } }
     }
 }
 
 /// A value with a TLS/MLS serialization.
-public protocol TLSEncodable {
+package protocol TLSEncodable {
     func encode(to writer: inout TLSWriter)
 }
 
 /// A value that can be read back from its TLS/MLS serialization.
-public protocol TLSDecodable {
+package protocol TLSDecodable {
     init(from reader: inout TLSReader) throws
 }
 
-public typealias TLSCodable = TLSEncodable & TLSDecodable
+package typealias TLSCodable = TLSEncodable & TLSDecodable
 
 extension TLSEncodable {
     /// The serialization.
-    public var tlsSerialized: [UInt8] {
+    package var tlsSerialized: [UInt8] {
         var w = TLSWriter()
         encode(to: &w)
         return w.bytes
@@ -96,7 +96,7 @@ extension TLSEncodable {
 
 extension TLSDecodable {
     /// Parses exactly `bytes`; trailing bytes are an error.
-    public init(tlsSerialized bytes: [UInt8]) throws {
+    package init(tlsSerialized bytes: [UInt8]) throws {
         var r = TLSReader(bytes)
         self = try Self(from: &r)
         try r.finish()

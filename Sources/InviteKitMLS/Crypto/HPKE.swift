@@ -4,18 +4,18 @@ import InviteKitCrypto
 ///
 /// The sender's ephemeral key comes from an injectable ``RandomSource`` so that ciphertexts can
 /// be replayed from a seed.
-public struct HPKE: Sendable {
+package struct HPKE: Sendable {
     /// DHKEM(X25519, HKDF-SHA256) (RFC 9180 §7.1).
-    public static let kemID: UInt16 = 0x0020
+    package static let kemID: UInt16 = 0x0020
     /// HKDF-SHA256 (RFC 9180 §7.2).
-    public static let kdfID: UInt16 = 0x0001
+    package static let kdfID: UInt16 = 0x0001
 
-    public let aead: HPKEAEAD
+    package let aead: HPKEAEAD
     private let suiteID: [UInt8]
     private static let kemSuiteID: [UInt8] = Array("KEM".utf8) + [0x00, 0x20]
     private static let version: [UInt8] = Array("HPKE-v1".utf8)
 
-    public init(aead: HPKEAEAD) {
+    package init(aead: HPKEAEAD) {
         self.aead = aead
         suiteID = Array("HPKE".utf8) + [0x00, 0x20, 0x00, 0x01, UInt8(aead.id >> 8), UInt8(aead.id & 0xff)]
     }
@@ -42,7 +42,7 @@ public struct HPKE: Sendable {
     }
 
     /// `Encap(pkR)`: returns the shared secret and `enc` (the ephemeral public key).
-    public static func encap(publicKey pkR: [UInt8], rng: RandomSource) throws -> (sharedSecret: SecureBytes, enc: [UInt8]) {
+    package static func encap(publicKey pkR: [UInt8], rng: RandomSource) throws -> (sharedSecret: SecureBytes, enc: [UInt8]) {
         let ephemeral = X25519.PrivateKey(using: rng)
         let dh: SecureBytes
         do { dh = try ephemeral.sharedSecret(with: pkR) } catch { throw MLSError(.invalidKey, "HPKE recipient key rejected") }
@@ -51,14 +51,14 @@ public struct HPKE: Sendable {
     }
 
     /// `Decap(enc, skR)`.
-    public static func decap(enc: [UInt8], privateKey skR: X25519.PrivateKey) throws -> SecureBytes {
+    package static func decap(enc: [UInt8], privateKey skR: X25519.PrivateKey) throws -> SecureBytes {
         let dh: SecureBytes
         do { dh = try skR.sharedSecret(with: enc) } catch { throw MLSError(.invalidKey, "HPKE encapsulated key rejected") }
         return extractAndExpand(dh: dh, kemContext: enc + skR.publicKey)
     }
 
     /// `DeriveKeyPair(ikm)` for X25519 (RFC 9180 §7.1.3): a private key from seed material.
-    public static func deriveKeyPair<I: ContiguousBytes>(ikm: I) throws -> X25519.PrivateKey {
+    package static func deriveKeyPair<I: ContiguousBytes>(ikm: I) throws -> X25519.PrivateKey {
         let prk = labeledExtract(suite: kemSuiteID, salt: [UInt8](), label: "dkp_prk", ikm: ikm)
         let sk = labeledExpand(suite: kemSuiteID, prk: prk, label: "sk", info: [], count: 32)
         return try X25519.PrivateKey(rawRepresentation: sk)
@@ -67,7 +67,7 @@ public struct HPKE: Sendable {
     // MARK: key schedule (RFC 9180 §5.1), base mode
 
     /// A single-use encryption context: key, base nonce, exporter secret.
-    public struct Context: Sendable {
+    package struct Context: Sendable {
         let aead: HPKEAEAD
         let key: SecureBytes
         let baseNonce: [UInt8]
@@ -75,24 +75,24 @@ public struct HPKE: Sendable {
         let suiteID: [UInt8]
 
         /// Seals with sequence number 0 (single-shot).
-        public func seal<P: ContiguousBytes>(aad: [UInt8], plaintext: P) throws -> [UInt8] {
+        package func seal<P: ContiguousBytes>(aad: [UInt8], plaintext: P) throws -> [UInt8] {
             try aead.seal(plaintext, key: key, nonce: baseNonce, aad: aad)
         }
 
         /// Opens with sequence number 0 (single-shot).
-        public func open(aad: [UInt8], ciphertext: [UInt8]) throws -> [UInt8] {
+        package func open(aad: [UInt8], ciphertext: [UInt8]) throws -> [UInt8] {
             try aead.open(ciphertext, key: key, nonce: baseNonce, aad: aad)
         }
 
         /// `Export(exporter_context, L)` (RFC 9180 §5.3).
-        public func export(context: [UInt8], count: Int) -> SecureBytes {
+        package func export(context: [UInt8], count: Int) -> SecureBytes {
             HPKE.labeledExpand(suite: suiteID, prk: exporterSecret, label: "sec", info: context, count: count)
         }
     }
 
     /// `key_schedule_context = mode_base || psk_id_hash || info_hash` (RFC 9180 §5.1). It depends
     /// only on `info`, so a sender sealing to many recipients computes it once.
-    public func keyScheduleContext(info: [UInt8]) -> [UInt8] {
+    package func keyScheduleContext(info: [UInt8]) -> [UInt8] {
         let pskIDHash = Self.labeledExtract(suite: suiteID, salt: [UInt8](), label: "psk_id_hash", ikm: [UInt8]())
         let infoHash = Self.labeledExtract(suite: suiteID, salt: [UInt8](), label: "info_hash", ikm: info)
         var context: [UInt8] = [0x00]  // mode_base
@@ -114,19 +114,19 @@ public struct HPKE: Sendable {
     }
 
     /// `SetupBaseS(pkR, info)`.
-    public func setupBaseSender(publicKey: [UInt8], info: [UInt8], rng: RandomSource) throws -> (enc: [UInt8], context: Context) {
+    package func setupBaseSender(publicKey: [UInt8], info: [UInt8], rng: RandomSource) throws -> (enc: [UInt8], context: Context) {
         let (ss, enc) = try Self.encap(publicKey: publicKey, rng: rng)
         return (enc, keySchedule(sharedSecret: ss, info: info))
     }
 
     /// `SetupBaseR(enc, skR, info)`.
-    public func setupBaseReceiver(enc: [UInt8], privateKey: X25519.PrivateKey, info: [UInt8]) throws -> Context {
+    package func setupBaseReceiver(enc: [UInt8], privateKey: X25519.PrivateKey, info: [UInt8]) throws -> Context {
         let ss = try Self.decap(enc: enc, privateKey: privateKey)
         return keySchedule(sharedSecret: ss, info: info)
     }
 
     /// `SealBase(pkR, info, aad, pt)`.
-    public func sealBase<P: ContiguousBytes>(publicKey: [UInt8], info: [UInt8], aad: [UInt8], plaintext: P,
+    package func sealBase<P: ContiguousBytes>(publicKey: [UInt8], info: [UInt8], aad: [UInt8], plaintext: P,
                          rng: RandomSource = SystemRandom()) throws -> (enc: [UInt8], ciphertext: [UInt8]) {
         let (enc, ctx) = try setupBaseSender(publicKey: publicKey, info: info, rng: rng)
         return (enc, try ctx.seal(aad: aad, plaintext: plaintext))
@@ -134,7 +134,7 @@ public struct HPKE: Sendable {
 
     /// `SealBase` with a precomputed ``keyScheduleContext(info:)`` and a given ephemeral key
     /// (drawn by the caller, so that many seals can run in parallel and still replay from a seed).
-    public func sealBase<P: ContiguousBytes>(publicKey: [UInt8], keyScheduleContext: [UInt8], ephemeral: X25519.PrivateKey, aad: [UInt8],
+    package func sealBase<P: ContiguousBytes>(publicKey: [UInt8], keyScheduleContext: [UInt8], ephemeral: X25519.PrivateKey, aad: [UInt8],
                          plaintext: P) throws -> (enc: [UInt8], ciphertext: [UInt8]) {
         let dh: SecureBytes
         do { dh = try ephemeral.sharedSecret(with: publicKey) } catch { throw MLSError(.invalidKey, "HPKE recipient key rejected") }
@@ -144,7 +144,7 @@ public struct HPKE: Sendable {
     }
 
     /// `OpenBase(enc, skR, info, aad, ct)`.
-    public func openBase(enc: [UInt8], privateKey: X25519.PrivateKey, info: [UInt8], aad: [UInt8], ciphertext: [UInt8]) throws -> [UInt8] {
+    package func openBase(enc: [UInt8], privateKey: X25519.PrivateKey, info: [UInt8], aad: [UInt8], ciphertext: [UInt8]) throws -> [UInt8] {
         let ctx = try setupBaseReceiver(enc: enc, privateKey: privateKey, info: info)
         return try ctx.open(aad: aad, ciphertext: ciphertext)
     }

@@ -1,25 +1,25 @@
 import InviteKitCrypto
 
 /// The AEADs MLS suites 1 and 3 use, with their HPKE identifiers (RFC 9180 §7.3).
-public enum HPKEAEAD: Sendable, Hashable {
+package enum HPKEAEAD: Sendable, Hashable {
     case aes128gcm
     case chacha20poly1305
 
     /// `aead_id`.
-    public var id: UInt16 { self == .aes128gcm ? 0x0001 : 0x0003 }
+    package var id: UInt16 { self == .aes128gcm ? 0x0001 : 0x0003 }
     /// `Nk`.
-    public var keyCount: Int { self == .aes128gcm ? 16 : 32 }
+    package var keyCount: Int { self == .aes128gcm ? 16 : 32 }
     /// `Nn`.
-    public var nonceCount: Int { 12 }
+    package var nonceCount: Int { 12 }
 
-    public func seal<P: ContiguousBytes, K: ContiguousBytes>(_ plaintext: P, key: K, nonce: [UInt8], aad: [UInt8]) throws -> [UInt8] {
+    package func seal<P: ContiguousBytes, K: ContiguousBytes>(_ plaintext: P, key: K, nonce: [UInt8], aad: [UInt8]) throws -> [UInt8] {
         switch self {
         case .aes128gcm: return try AES128GCM.seal(plaintext, key: key, nonce: nonce, aad: aad)
         case .chacha20poly1305: return try ChaChaPoly.seal(plaintext, key: key, nonce: nonce, aad: aad)
         }
     }
 
-    public func open<K: ContiguousBytes>(_ sealed: [UInt8], key: K, nonce: [UInt8], aad: [UInt8]) throws -> [UInt8] {
+    package func open<K: ContiguousBytes>(_ sealed: [UInt8], key: K, nonce: [UInt8], aad: [UInt8]) throws -> [UInt8] {
         do {
             switch self {
             case .aes128gcm: return try AES128GCM.open(sealed, key: key, nonce: nonce, aad: aad)

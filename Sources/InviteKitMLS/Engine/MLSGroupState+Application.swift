@@ -3,7 +3,7 @@ import InviteKitCrypto
 extension MLSGroupState {
     /// Encrypts application data as a PrivateMessage of the current epoch (RFC 9420 §6.3) and
     /// returns the serialized MLSMessage. Advances this member's application ratchet.
-    public mutating func encryptApplication(_ data: [UInt8], authenticatedData: [UInt8] = [], padTo: Int = 0,
+    package mutating func encryptApplication(_ data: [UInt8], authenticatedData: [UInt8] = [], padTo: Int = 0,
                                             rng: RandomSource = SystemRandom()) throws -> [UInt8] {
         guard !isRemoved else { throw MLSError(.notMember, "this member was removed from the group") }
         let content = FramedContent(groupID: groupID, epoch: epoch, sender: .member(leafIndex: ownLeaf),
@@ -20,7 +20,7 @@ extension MLSGroupState {
     /// Sends a proposal (e.g. SelfRemove) as a PublicMessage (draft-ietf-mls-extensions §6.3
     /// requires it for SelfRemove) or PrivateMessage, caches it for this member's own commits,
     /// and returns the serialized MLSMessage and its reference.
-    public mutating func propose(_ proposal: Proposal, wireFormat: WireFormat = .publicMessage, authenticatedData: [UInt8] = [],
+    package mutating func propose(_ proposal: Proposal, wireFormat: WireFormat = .publicMessage, authenticatedData: [UInt8] = [],
                                  rng: RandomSource = SystemRandom()) throws -> (message: [UInt8], reference: [UInt8]) {
         guard !isRemoved else { throw MLSError(.notMember, "this member was removed from the group") }
         let contextBytes = groupContext.tlsSerialized
@@ -43,7 +43,7 @@ extension MLSGroupState {
 
     /// References of the proposals received this epoch, in arrival order: what a committer
     /// includes to honour pending SelfRemoves.
-    public var pendingProposalReferences: [(reference: [UInt8], proposal: Proposal, sender: UInt32)] {
+    package var pendingProposalReferences: [(reference: [UInt8], proposal: Proposal, sender: UInt32)] {
         proposalCache.map { ($0.reference, $0.proposal, $0.sender) }
     }
 }

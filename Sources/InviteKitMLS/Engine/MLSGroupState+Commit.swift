@@ -8,7 +8,7 @@ extension MLSGroupState {
     /// §8) and nobody's keys change. Nothing changes until ``merge(_:)``.
     ///
     /// - Parameter wireFormat: `.privateMessage` (default) or `.publicMessage`.
-    public func commit(_ actions: [MLSProposalAction], references: [[UInt8]] = [], wireFormat: WireFormat = .privateMessage,
+    package func commit(_ actions: [MLSProposalAction], references: [[UInt8]] = [], wireFormat: WireFormat = .privateMessage,
                        authenticatedData: [UInt8] = [], welcomeTree: WelcomeTreePolicy = .inline, includeUpdatePath: Bool = true,
                        rng: RandomSource = SystemRandom()) throws -> MLSPendingCommit {
         guard !isRemoved else { throw MLSError(.notMember, "this member was removed from the group") }

@@ -9,7 +9,7 @@ extension MLSGroupState {
     /// signer's leaf; the tree (from the `ratchet_tree` extension or `ratchetTree`) validates and
     /// hashes to the GroupContext's tree hash; this member's leaf is in it; the path secret's keys
     /// match the tree; the confirmation tag verifies.
-    public static func join(welcome: Welcome, keyPackage bundle: KeyPackageBundle, ratchetTree: RatchetTree? = nil) throws -> MLSGroupState {
+    package static func join(welcome: Welcome, keyPackage bundle: KeyPackageBundle, ratchetTree: RatchetTree? = nil) throws -> MLSGroupState {
         try join(welcome: welcome, keyPackage: bundle, ratchetTree: ratchetTree, pskSecret: noPSKs)
     }
 
@@ -29,7 +29,7 @@ extension MLSGroupState {
     /// GroupSecrets and the GroupInfo, and reads how the tree is conveyed. Nothing is consumed; a
     /// Welcome whose tree is out of band (PROTOCOL §5.11) is completed with
     /// ``join(_:ratchetTree:)`` once its chunks are in (``MLSWelcomeOpening/openTreeChunks(_:treeLength:)``).
-    public static func openWelcome(_ welcome: Welcome, keyPackage bundle: KeyPackageBundle) throws -> MLSWelcomeOpening {
+    package static func openWelcome(_ welcome: Welcome, keyPackage bundle: KeyPackageBundle) throws -> MLSWelcomeOpening {
         try openWelcome(welcome, keyPackage: bundle, pskSecret: noPSKs)
     }
 
@@ -78,7 +78,7 @@ extension MLSGroupState {
     /// GroupContext's tree hash; the GroupInfo signature (and, for an out-of-band tree, the
     /// `tree_signature`) verifies under the signer's leaf; this member's leaf is in it; the path
     /// secret's keys match the tree; the confirmation tag verifies.
-    public static func join(_ opening: MLSWelcomeOpening, ratchetTree: RatchetTree? = nil) throws -> MLSGroupState {
+    package static func join(_ opening: MLSWelcomeOpening, ratchetTree: RatchetTree? = nil) throws -> MLSGroupState {
         let kp = opening.bundle.keyPackage
         let groupInfo = opening.groupInfo, secrets = opening.secrets, pskSecret = opening.pskSecret
         let context = groupInfo.groupContext

@@ -7,7 +7,7 @@ extension MLSGroupState {
     /// Application messages of the last ``retainedEpochLimit`` epochs still decrypt; handshake
     /// messages must be for the current epoch. Only members may send (external senders and new
     /// member commits are outside the Marmot profile).
-    public mutating func process(_ bytes: [UInt8]) throws -> MLSProcessOutcome {
+    package mutating func process(_ bytes: [UInt8]) throws -> MLSProcessOutcome {
         guard !isRemoved else { throw MLSError(.notMember, "this member was removed from the group") }
         let framed = try MLSFramedMessage(tlsSerialized: bytes, parser: .standard)
         var next = self

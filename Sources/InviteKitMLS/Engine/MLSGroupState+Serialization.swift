@@ -2,9 +2,9 @@ import InviteKitCrypto
 
 extension MLSGroupState {
     /// The format byte of ``serialized()``.
-    public static let serializationVersion: UInt8 = 2
+    package static let serializationVersion: UInt8 = 2
     /// The versions ``init(serialized:relativeTo:)`` reads: 1 (every tree in full) and 2.
-    public static let readableSerializationVersions: ClosedRange<UInt8> = 1...2
+    package static let readableSerializationVersions: ClosedRange<UInt8> = 1...2
     static let envelope = VersionedEnvelope("group state", version: serializationVersion, readable: readableSerializationVersions)
 
     /// The whole member state as versioned bytes, in zeroizing storage because it holds every

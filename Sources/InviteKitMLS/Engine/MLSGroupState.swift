@@ -11,11 +11,11 @@ public struct MLSGroupState: Sendable {
     public static let retainedEpochLimit = MarmotProfile.epochLookback
 
     /// The GroupContext of the current epoch (RFC 9420 §8.1).
-    public internal(set) var groupContext: GroupContext
+    package internal(set) var groupContext: GroupContext
     /// The public ratchet tree (RFC 9420 §7).
-    public internal(set) var tree: RatchetTree
+    package internal(set) var tree: RatchetTree
     /// This member's leaf index.
-    public var ownLeaf: UInt32 { privateTree.leafIndex }
+    package var ownLeaf: UInt32 { privateTree.leafIndex }
     /// This member's leaf signature key.
     let signatureKey: Ed25519.PrivateKey
     /// The HPKE private keys this member holds: its leaf's and those of the nodes of its direct
@@ -34,21 +34,21 @@ public struct MLSGroupState: Sendable {
     /// `true` once a commit removed this member (RFC 9420 §12.1.3): only past epochs remain readable.
     public internal(set) var isRemoved = false
 
-    public var cipherSuite: CipherSuite { groupContext.cipherSuite }
-    public var groupID: [UInt8] { groupContext.groupID }
+    package var cipherSuite: CipherSuite { groupContext.cipherSuite }
+    package var groupID: [UInt8] { groupContext.groupID }
     public var epoch: UInt64 { groupContext.epoch }
 
     /// `epoch_authenticator` (RFC 9420 §8.7).
-    public var epochAuthenticator: [UInt8] { epochSecrets.epochAuthenticator.exportBytes() }
+    package var epochAuthenticator: [UInt8] { epochSecrets.epochAuthenticator.exportBytes() }
 
     /// This member's LeafNode.
-    public var ownLeafNode: LeafNode? { tree.leaf(ownLeaf) }
+    package var ownLeafNode: LeafNode? { tree.leaf(ownLeaf) }
 
     /// The credential identities of the members by leaf index (for Marmot: Nostr public keys).
-    public var members: [(leaf: UInt32, identity: [UInt8])] {
+    package var members: [(leaf: UInt32, identity: [UInt8])] {
         tree.occupiedLeaves.compactMap { i in tree.leaf(i).map { (i, $0.credential.identity) } }
     }
 
     /// The GroupContext extension of `type`, if any.
-    public func groupContextExtension(_ type: UInt16) -> MLSExtension? { groupContext.extension(type) }
+    package func groupContextExtension(_ type: UInt16) -> MLSExtension? { groupContext.extension(type) }
 }

@@ -7,7 +7,7 @@ extension MLSPendingCommit {
     /// `uint8 version = 1; opaque message<V>; optional<opaque welcome<V>>; uint64 from_epoch;
     /// opaque next_state<V>; (uint32 leaf, KeyPackage) added<V>; uint32 removed<V>;`. The next
     /// state holds every secret, so the whole is in zeroizing storage.
-    public func serialized() -> SecureBytes {
+    package func serialized() -> SecureBytes {
         Self.envelope.seal(capacity: 4096) { w in
             w.writeOpaque(message)
             if let welcome { w.writeUInt8(1); w.writeOpaque(welcome) } else { w.writeUInt8(0) }
@@ -19,7 +19,7 @@ extension MLSPendingCommit {
     }
 
     /// Reads ``serialized()`` back.
-    public init(serialized data: SecureBytes) throws {
+    package init(serialized data: SecureBytes) throws {
         let (message, welcomeBytes, from, next, added, removed) = try Self.envelope.open(data) { _, r in
             let message = try r.readOpaque()
             let welcomeBytes = try r.readOptional { try $0.readOpaque() }

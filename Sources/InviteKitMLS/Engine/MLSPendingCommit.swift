@@ -2,20 +2,20 @@
 /// service accepted it, ``MLSGroupState/merge(_:)`` it and send ``welcome`` to the new members.
 public struct MLSPendingCommit: Sendable {
     /// The commit as a serialized MLSMessage (PublicMessage or PrivateMessage).
-    public let message: [UInt8]
+    package let message: [UInt8]
     /// The Welcome for the added members, as a serialized MLSMessage, when the commit adds any.
-    public let welcome: [UInt8]?
+    package let welcome: [UInt8]?
     /// The Welcome structure itself.
-    public let welcomeValue: Welcome?
+    package let welcomeValue: Welcome?
     /// The epoch the commit was made in.
-    public let fromEpoch: UInt64
+    package let fromEpoch: UInt64
     /// The state after the commit.
     let next: MLSGroupState
 
     /// The epoch the commit creates.
-    public var toEpoch: UInt64 { next.epoch }
+    package var toEpoch: UInt64 { next.epoch }
     /// Leaves the commit fills, with their KeyPackages.
-    public let added: [(leaf: UInt32, keyPackage: KeyPackage)]
+    package let added: [(leaf: UInt32, keyPackage: KeyPackage)]
     /// Leaves the commit empties.
-    public let removed: [UInt32]
+    package let removed: [UInt32]
 }

@@ -1,5 +1,5 @@
 /// What processing one MLSMessage did to a group state.
-public enum MLSProcessOutcome: Sendable {
+package enum MLSProcessOutcome: Sendable {
     /// An application message from a member (RFC 9420 §6.3).
     case application(sender: UInt32, identity: [UInt8], data: [UInt8], authenticatedData: [UInt8], epoch: UInt64)
     /// A proposal, cached by its reference until a commit includes it (RFC 9420 §12).

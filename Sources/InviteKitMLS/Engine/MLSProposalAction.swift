@@ -1,5 +1,5 @@
 /// A change a member asks for in its own commit.
-public enum MLSProposalAction: Sendable {
+package enum MLSProposalAction: Sendable {
     /// Add the member of a (validated) KeyPackage (RFC 9420 §12.1.1).
     case add(KeyPackage)
     /// Remove a member by leaf index (RFC 9420 §12.1.3).

@@ -63,7 +63,7 @@ public enum KeyPackageEvent {
     /// The Lifetime of a KeyPackage made at `now` (PROTOCOL.md §4.4): `[now - notBeforeMargin, now +
     /// seconds]`, `seconds` within 1...``maxLifetime``. The one rule for every KeyPackage InviteKit
     /// makes, the group creator's included. Refuses a negative `now` (`invalid_value`).
-    public static func lifetime(createdAt now: Int64, seconds lifetime: UInt64 = defaultLifetime) throws -> Lifetime {
+    package static func lifetime(createdAt now: Int64, seconds lifetime: UInt64 = defaultLifetime) throws -> Lifetime {
         guard lifetime > 0, lifetime <= maxLifetime else {
             throw MLSError(.invalidValue, "lifetime \(lifetime) s is outside 1...\(maxLifetime) s")
         }

@@ -18,7 +18,7 @@ extension AuthenticatedContent {
     /// Signs `content` for sending as `wireFormat`: `SignWithLabel(., "FramedContentTBS", FramedContentTBS)`
     /// (RFC 9420 §6.1). For a commit, set ``FramedContentAuthData/confirmationTag`` afterwards:
     /// it depends on the confirmed transcript hash, which covers this signature (RFC 9420 §8.2).
-    public static func sign(wireFormat: WireFormat, content: FramedContent, signer: Ed25519.PrivateKey,
+    package static func sign(wireFormat: WireFormat, content: FramedContent, signer: Ed25519.PrivateKey,
                             groupContext: [UInt8]) -> AuthenticatedContent {
         let signature = MLSCrypto.signWithLabel(signer, label: "FramedContentTBS",
                                                 content: tbs(wireFormat: wireFormat, content: content, groupContext: groupContext))
@@ -26,7 +26,7 @@ extension AuthenticatedContent {
     }
 
     /// Verifies the signature with the sender's signature key (RFC 9420 §6.1).
-    public func verifySignature(publicKey: [UInt8], groupContext: [UInt8]) throws {
+    package func verifySignature(publicKey: [UInt8], groupContext: [UInt8]) throws {
         let tbs = Self.tbs(wireFormat: wireFormat, content: content, groupContext: groupContext)
         guard MLSCrypto.verifyWithLabel(publicKey: publicKey, label: "FramedContentTBS", content: tbs, signature: auth.signature) else {
             throw MLSError(.invalidSignature, "FramedContentTBS signature")

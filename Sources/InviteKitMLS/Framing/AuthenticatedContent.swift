@@ -1,26 +1,26 @@
 /// `AuthenticatedContent` (RFC 9420 §6.1): framed content with its signature (and, for commits,
 /// confirmation tag), as both message forms authenticate it.
-public struct AuthenticatedContent: Hashable, Sendable, TLSCodable {
-    public var wireFormat: WireFormat
-    public var content: FramedContent
-    public var auth: FramedContentAuthData
+package struct AuthenticatedContent: Hashable, Sendable, TLSCodable {
+    package var wireFormat: WireFormat
+    package var content: FramedContent
+    package var auth: FramedContentAuthData
 
-    public init(wireFormat: WireFormat, content: FramedContent, auth: FramedContentAuthData) {
+    package init(wireFormat: WireFormat, content: FramedContent, auth: FramedContentAuthData) {
         self.wireFormat = wireFormat
         self.content = content
         self.auth = auth
     }
 
     /// Parses with ``FramedContentBodyParser/standard``.
-    public init(from reader: inout TLSReader) throws { try self.init(from: &reader, parser: .standard) }
+    package init(from reader: inout TLSReader) throws { try self.init(from: &reader, parser: .standard) }
 
-    public init(from reader: inout TLSReader, parser: FramedContentBodyParser) throws {
+    package init(from reader: inout TLSReader, parser: FramedContentBodyParser) throws {
         wireFormat = try WireFormat(from: &reader)
         content = try FramedContent(from: &reader, parser: parser)
         auth = try FramedContentAuthData(from: &reader, contentType: content.contentType)
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         wireFormat.encode(to: &writer)
         content.encode(to: &writer)
         auth.encode(to: &writer, contentType: content.contentType)

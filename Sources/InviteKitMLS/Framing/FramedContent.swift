@@ -4,9 +4,9 @@
 /// MACs and encrypts them without interpreting them, and the group engine parses them with its
 /// own `Proposal` and `Commit` types. Because those encodings are self-delimiting (nothing in
 /// FramedContent gives their length), decoding walks them with a ``FramedContentBodyParser``.
-public struct FramedContent: Hashable, Sendable, TLSCodable {
+package struct FramedContent: Hashable, Sendable, TLSCodable {
     /// The content: application data, or a serialized `Proposal` or `Commit`.
-    public enum Body: Hashable, Sendable {
+    package enum Body: Hashable, Sendable {
         /// `opaque application_data<V>`.
         case application([UInt8])
         /// The TLS serialization of one `Proposal` (RFC 9420 §12.1).
@@ -14,7 +14,7 @@ public struct FramedContent: Hashable, Sendable, TLSCodable {
         /// The TLS serialization of one `Commit` (RFC 9420 §12.4).
         case commit([UInt8])
 
-        public var contentType: ContentType {
+        package var contentType: ContentType {
             switch self {
             case .application: return .application
             case .proposal: return .proposal
@@ -49,18 +49,18 @@ public struct FramedContent: Hashable, Sendable, TLSCodable {
     }
 
     /// `group_id`.
-    public var groupID: [UInt8]
+    package var groupID: [UInt8]
     /// The epoch the content was framed in.
-    public var epoch: UInt64
-    public var sender: Sender
+    package var epoch: UInt64
+    package var sender: Sender
     /// `authenticated_data`: sent in the clear but covered by the signature (and, in a
     /// PrivateMessage, by the AEAD).
-    public var authenticatedData: [UInt8]
-    public var body: Body
+    package var authenticatedData: [UInt8]
+    package var body: Body
 
-    public var contentType: ContentType { body.contentType }
+    package var contentType: ContentType { body.contentType }
 
-    public init(groupID: [UInt8], epoch: UInt64, sender: Sender, authenticatedData: [UInt8] = [], body: Body) {
+    package init(groupID: [UInt8], epoch: UInt64, sender: Sender, authenticatedData: [UInt8] = [], body: Body) {
         self.groupID = groupID
         self.epoch = epoch
         self.sender = sender
@@ -69,9 +69,9 @@ public struct FramedContent: Hashable, Sendable, TLSCodable {
     }
 
     /// Parses with ``FramedContentBodyParser/standard``.
-    public init(from reader: inout TLSReader) throws { try self.init(from: &reader, parser: .standard) }
+    package init(from reader: inout TLSReader) throws { try self.init(from: &reader, parser: .standard) }
 
-    public init(from reader: inout TLSReader, parser: FramedContentBodyParser) throws {
+    package init(from reader: inout TLSReader, parser: FramedContentBodyParser) throws {
         groupID = try reader.readOpaque()
         epoch = try reader.readUInt64()
         sender = try Sender(from: &reader)
@@ -80,7 +80,7 @@ public struct FramedContent: Hashable, Sendable, TLSCodable {
         body = try Body.decode(type, from: &reader, parser: parser)
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         writer.writeOpaque(groupID)
         writer.writeUInt64(epoch)
         sender.encode(to: &writer)

@@ -1,10 +1,10 @@
 /// `FramedContentAuthData` (RFC 9420 §6.1): the signature, and for commits the confirmation tag.
-public struct FramedContentAuthData: Hashable, Sendable {
-    public var signature: [UInt8]
+package struct FramedContentAuthData: Hashable, Sendable {
+    package var signature: [UInt8]
     /// `MAC confirmation_tag`, present exactly when the content is a commit.
-    public var confirmationTag: [UInt8]?
+    package var confirmationTag: [UInt8]?
 
-    public init(signature: [UInt8], confirmationTag: [UInt8]? = nil) {
+    package init(signature: [UInt8], confirmationTag: [UInt8]? = nil) {
         self.signature = signature
         self.confirmationTag = confirmationTag
     }

@@ -5,11 +5,11 @@
 /// framing layer keeps the bytes it skipped. ``standard`` walks the RFC 9420 structures with the
 /// codec types of this package; the group engine may pass one built on its own `Proposal` and
 /// `Commit` decoders instead (e.g. `{ _ = try Proposal(from: &$0) }`).
-public struct FramedContentBodyParser: Sendable {
-    public let skipProposal: @Sendable (inout TLSReader) throws -> Void
-    public let skipCommit: @Sendable (inout TLSReader) throws -> Void
+package struct FramedContentBodyParser: Sendable {
+    package let skipProposal: @Sendable (inout TLSReader) throws -> Void
+    package let skipCommit: @Sendable (inout TLSReader) throws -> Void
 
-    public init(skipProposal: @escaping @Sendable (inout TLSReader) throws -> Void,
+    package init(skipProposal: @escaping @Sendable (inout TLSReader) throws -> Void,
                 skipCommit: @escaping @Sendable (inout TLSReader) throws -> Void) {
         self.skipProposal = skipProposal
         self.skipCommit = skipCommit
@@ -18,7 +18,7 @@ public struct FramedContentBodyParser: Sendable {
     /// Walks the proposal types of RFC 9420 §12.1 (add 1 … group_context_extensions 7) and
     /// SelfRemove (0x000a, draft-ietf-mls-extensions: empty body), and `Commit` (§12.4). Other
     /// proposal types cannot be delimited and are rejected.
-    public static let standard = FramedContentBodyParser(skipProposal: { try skipStandardProposal(&$0) },
+    package static let standard = FramedContentBodyParser(skipProposal: { try skipStandardProposal(&$0) },
                                                          skipCommit: { try skipStandardCommit(&$0) })
 
     static func skipStandardProposal(_ r: inout TLSReader) throws {

@@ -2,11 +2,11 @@
 /// `ProtocolVersion version = mls10; WireFormat wire_format; select (wire_format) { ... }`.
 ///
 /// Welcome, GroupInfo and KeyPackage messages are framed elsewhere.
-public enum MLSFramedMessage: Hashable, Sendable, TLSCodable {
+package enum MLSFramedMessage: Hashable, Sendable, TLSCodable {
     case publicMessage(PublicMessage)
     case privateMessage(PrivateMessage)
 
-    public var wireFormat: WireFormat {
+    package var wireFormat: WireFormat {
         switch self {
         case .publicMessage: return .publicMessage
         case .privateMessage: return .privateMessage
@@ -14,9 +14,9 @@ public enum MLSFramedMessage: Hashable, Sendable, TLSCodable {
     }
 
     /// Parses with ``FramedContentBodyParser/standard``.
-    public init(from reader: inout TLSReader) throws { try self.init(from: &reader, parser: .standard) }
+    package init(from reader: inout TLSReader) throws { try self.init(from: &reader, parser: .standard) }
 
-    public init(from reader: inout TLSReader, parser: FramedContentBodyParser) throws {
+    package init(from reader: inout TLSReader, parser: FramedContentBodyParser) throws {
         let version = try ProtocolVersion(from: &reader)
         guard version == .mls10 else { throw MLSError(.invalidValue, "MLSMessage version \(version.rawValue)") }
         let wf = try WireFormat(from: &reader)
@@ -28,13 +28,13 @@ public enum MLSFramedMessage: Hashable, Sendable, TLSCodable {
     }
 
     /// Parses exactly `bytes`.
-    public init(tlsSerialized bytes: [UInt8], parser: FramedContentBodyParser) throws {
+    package init(tlsSerialized bytes: [UInt8], parser: FramedContentBodyParser) throws {
         var r = TLSReader(bytes)
         try self.init(from: &r, parser: parser)
         try r.finish()
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         ProtocolVersion.mls10.encode(to: &writer)
         wireFormat.encode(to: &writer)
         switch self {

@@ -10,7 +10,7 @@ extension PrivateMessage {
     ///
     /// - Parameter padTo: pads `PrivateMessageContent` with zeros to a multiple of this many bytes
     ///   (0 or 1: no padding), hiding the exact length (RFC 9420 §6.3.1).
-    public static func protect(_ authenticated: AuthenticatedContent, secretTree: inout SecretTree, senderDataSecret: SecureBytes,
+    package static func protect(_ authenticated: AuthenticatedContent, secretTree: inout SecretTree, senderDataSecret: SecureBytes,
                                padTo: Int = 0, rng: RandomSource = SystemRandom()) throws -> PrivateMessage {
         guard authenticated.wireFormat == .privateMessage else { throw MLSError(.invalidValue, "content was signed for another wire format") }
         guard case .member(let leaf) = authenticated.content.sender else {
@@ -54,7 +54,7 @@ extension PrivateMessage {
     /// Decrypts and parses a PrivateMessage of group `groupID` at `epoch` (RFC 9420 §6.3). The
     /// generation's key is consumed only when decryption and parsing succeed; the signature is
     /// checked separately with ``AuthenticatedContent/verifySignature(publicKey:groupContext:)``.
-    public func unprotect(groupID: [UInt8], epoch: UInt64, secretTree: inout SecretTree, senderDataSecret: SecureBytes,
+    package func unprotect(groupID: [UInt8], epoch: UInt64, secretTree: inout SecretTree, senderDataSecret: SecureBytes,
                           parser: FramedContentBodyParser = .standard) throws -> AuthenticatedContent {
         guard self.groupID == groupID else { throw MLSError(.wrongGroup, "PrivateMessage for another group") }
         guard self.epoch == epoch else { throw MLSError(.wrongEpoch, "PrivateMessage for epoch \(self.epoch), expected \(epoch)") }

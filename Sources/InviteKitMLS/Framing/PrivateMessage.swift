@@ -1,14 +1,14 @@
 /// `PrivateMessage` (RFC 9420 §6.3): encrypted framing; the sender and generation are hidden in
 /// `encrypted_sender_data`.
-public struct PrivateMessage: Hashable, Sendable, TLSCodable {
-    public var groupID: [UInt8]
-    public var epoch: UInt64
-    public var contentType: ContentType
-    public var authenticatedData: [UInt8]
-    public var encryptedSenderData: [UInt8]
-    public var ciphertext: [UInt8]
+package struct PrivateMessage: Hashable, Sendable, TLSCodable {
+    package var groupID: [UInt8]
+    package var epoch: UInt64
+    package var contentType: ContentType
+    package var authenticatedData: [UInt8]
+    package var encryptedSenderData: [UInt8]
+    package var ciphertext: [UInt8]
 
-    public init(groupID: [UInt8], epoch: UInt64, contentType: ContentType, authenticatedData: [UInt8],
+    package init(groupID: [UInt8], epoch: UInt64, contentType: ContentType, authenticatedData: [UInt8],
                 encryptedSenderData: [UInt8], ciphertext: [UInt8]) {
         self.groupID = groupID
         self.epoch = epoch
@@ -18,7 +18,7 @@ public struct PrivateMessage: Hashable, Sendable, TLSCodable {
         self.ciphertext = ciphertext
     }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         groupID = try reader.readOpaque()
         epoch = try reader.readUInt64()
         contentType = try ContentType(from: &reader)
@@ -27,7 +27,7 @@ public struct PrivateMessage: Hashable, Sendable, TLSCodable {
         ciphertext = try reader.readOpaque()
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         writer.writeOpaque(groupID)
         writer.writeUInt64(epoch)
         contentType.encode(to: &writer)

@@ -1,5 +1,5 @@
 /// `Sender` (RFC 9420 §6): who framed a message.
-public enum Sender: Hashable, Sendable, TLSCodable {
+package enum Sender: Hashable, Sendable, TLSCodable {
     /// A member, by leaf index.
     case member(leafIndex: UInt32)
     /// An external sender, by index into the `external_senders` extension.
@@ -19,7 +19,7 @@ public enum Sender: Hashable, Sendable, TLSCodable {
         }
     }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         let type = try reader.readUInt8()
         switch type {
         case 1: self = .member(leafIndex: try reader.readUInt32())
@@ -30,7 +30,7 @@ public enum Sender: Hashable, Sendable, TLSCodable {
         }
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         writer.writeUInt8(senderType)
         switch self {
         case .member(let i): writer.writeUInt32(i)

@@ -3,14 +3,14 @@ import InviteKitCrypto
 extension EpochSecrets {
     /// `MLS-Exporter(label, context, length)` (RFC 9420 §8.5):
     /// `ExpandWithLabel(DeriveSecret(exporter_secret, label), "exported", Hash(context), length)`.
-    public func export(label: String, context: [UInt8], length: Int) -> SecureBytes {
+    package func export(label: String, context: [UInt8], length: Int) -> SecureBytes {
         let derived = MLSCrypto.deriveSecret(secret: exporterSecret, label: label)
         return MLSCrypto.expandWithLabel(secret: derived, label: "exported", context: SHA256.hash(context), length: length)
     }
 
     /// `confirmation_tag = MAC(confirmation_key, confirmed_transcript_hash)` with HMAC-SHA256
     /// (RFC 9420 §6.1).
-    public func confirmationTag(confirmedTranscriptHash: [UInt8]) -> [UInt8] {
+    package func confirmationTag(confirmedTranscriptHash: [UInt8]) -> [UInt8] {
         Self.confirmationTag(confirmationKey: confirmationKey, confirmedTranscriptHash: confirmedTranscriptHash)
     }
 
@@ -19,7 +19,7 @@ extension EpochSecrets {
     }
 
     /// Checks a received confirmation tag in constant time (RFC 9420 §6.1).
-    public func verifyConfirmationTag(_ tag: [UInt8], confirmedTranscriptHash: [UInt8]) throws {
+    package func verifyConfirmationTag(_ tag: [UInt8], confirmedTranscriptHash: [UInt8]) throws {
         guard ConstantTime.equals(confirmationTag(confirmedTranscriptHash: confirmedTranscriptHash), tag) else {
             throw MLSError(.invalidConfirmationTag, "confirmation tag does not match")
         }
@@ -27,7 +27,7 @@ extension EpochSecrets {
 
     /// The HPKE key pair `KEM.DeriveKeyPair(external_secret)` (RFC 9420 §8.3); its public half is
     /// the `external_pub` GroupInfo extension.
-    public func externalKeyPair() throws -> X25519.PrivateKey {
+    package func externalKeyPair() throws -> X25519.PrivateKey {
         try HPKE.deriveKeyPair(ikm: externalSecret)
     }
 }

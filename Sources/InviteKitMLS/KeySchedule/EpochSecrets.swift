@@ -4,29 +4,29 @@ import InviteKitCrypto
 ///
 /// Every value is in ``SecureBytes``; the type is immutable, so copies share (and wipe) the same
 /// storage.
-public struct EpochSecrets: Sendable {
+package struct EpochSecrets: Sendable {
     /// `joiner_secret`: goes into the GroupSecrets of a Welcome (RFC 9420 §12.4.3.1).
-    public let joinerSecret: SecureBytes
+    package let joinerSecret: SecureBytes
     /// `welcome_secret`: keys the encrypted GroupInfo of a Welcome (RFC 9420 §12.4.3.1).
-    public let welcomeSecret: SecureBytes
+    package let welcomeSecret: SecureBytes
     /// `sender_data_secret` (RFC 9420 §6.3.2).
-    public let senderDataSecret: SecureBytes
+    package let senderDataSecret: SecureBytes
     /// `encryption_secret`: the root of the secret tree (RFC 9420 §9).
-    public let encryptionSecret: SecureBytes
+    package let encryptionSecret: SecureBytes
     /// `exporter_secret` (RFC 9420 §8.5).
-    public let exporterSecret: SecureBytes
+    package let exporterSecret: SecureBytes
     /// `external_secret` (RFC 9420 §8.3).
-    public let externalSecret: SecureBytes
+    package let externalSecret: SecureBytes
     /// `confirmation_key` (RFC 9420 §8.1).
-    public let confirmationKey: SecureBytes
+    package let confirmationKey: SecureBytes
     /// `membership_key` (RFC 9420 §6.2).
-    public let membershipKey: SecureBytes
+    package let membershipKey: SecureBytes
     /// `resumption_psk` (RFC 9420 §8.6).
-    public let resumptionPSK: SecureBytes
+    package let resumptionPSK: SecureBytes
     /// `epoch_authenticator` (RFC 9420 §8.7).
-    public let epochAuthenticator: SecureBytes
+    package let epochAuthenticator: SecureBytes
     /// `init_secret` for the next epoch.
-    public let initSecret: SecureBytes
+    package let initSecret: SecureBytes
 
     init(joinerSecret: SecureBytes, welcomeSecret: SecureBytes, epochSecret: SecureBytes) {
         self.joinerSecret = joinerSecret

@@ -4,11 +4,11 @@ import InviteKitCrypto
 ///
 /// Marmot uses no pre-shared keys, so `psk_secret` is the all-zero string of `KDF.Nh` bytes, as
 /// RFC 9420 §8 requires when no PSK proposals are in force.
-public enum KeySchedule {
+package enum KeySchedule {
     /// Derives a new epoch from the previous epoch's `init_secret`, the commit's `commit_secret`
     /// (all zeros for a commit without a path) and the new epoch's serialized GroupContext
     /// (RFC 9420 §8).
-    public static func nextEpoch<I: ContiguousBytes, C: ContiguousBytes>(initSecret: I, commitSecret: C, groupContext: [UInt8],
+    package static func nextEpoch<I: ContiguousBytes, C: ContiguousBytes>(initSecret: I, commitSecret: C, groupContext: [UInt8],
                                                                          suite: CipherSuite) throws -> EpochSecrets {
         try nextEpoch(initSecret: initSecret, commitSecret: commitSecret, pskSecret: nil, groupContext: groupContext, suite: suite)
     }
@@ -25,7 +25,7 @@ public enum KeySchedule {
 
     /// Derives an epoch from a `joiner_secret`, as a new member does from a Welcome's GroupSecrets
     /// (RFC 9420 §8, §12.4.3.1). `groupContext` is the serialized GroupContext of that epoch.
-    public static func fromJoinerSecret(_ joinerSecret: SecureBytes, groupContext: [UInt8], suite: CipherSuite) throws -> EpochSecrets {
+    package static func fromJoinerSecret(_ joinerSecret: SecureBytes, groupContext: [UInt8], suite: CipherSuite) throws -> EpochSecrets {
         try fromJoinerSecret(joinerSecret, pskSecret: nil, groupContext: groupContext, suite: suite)
     }
 
@@ -41,7 +41,7 @@ public enum KeySchedule {
 
     /// `welcome_key` and `welcome_nonce` from a `welcome_secret` (RFC 9420 §12.4.3.1): they seal
     /// the GroupInfo of a Welcome with the suite's AEAD.
-    public static func welcomeKeyAndNonce(welcomeSecret: SecureBytes, suite: CipherSuite) throws -> (key: SecureBytes, nonce: SecureBytes) {
+    package static func welcomeKeyAndNonce(welcomeSecret: SecureBytes, suite: CipherSuite) throws -> (key: SecureBytes, nonce: SecureBytes) {
         let aead = try suite.hpke().aead
         return (MLSCrypto.expandWithLabel(secret: welcomeSecret, label: "key", context: [], length: aead.keyCount),
                 MLSCrypto.expandWithLabel(secret: welcomeSecret, label: "nonce", context: [], length: aead.nonceCount))
@@ -49,7 +49,7 @@ public enum KeySchedule {
 
     /// A fresh random `init_secret` for a group's first epoch (RFC 9420 §11: epoch 0 starts from a
     /// random `init_secret` and an all-zero `commit_secret`).
-    public static func randomInitSecret(suite: CipherSuite, rng: RandomSource = SystemRandom()) -> SecureBytes {
+    package static func randomInitSecret(suite: CipherSuite, rng: RandomSource = SystemRandom()) -> SecureBytes {
         rng.secureBytes(suite.hashLength)
     }
 }

@@ -1,11 +1,11 @@
 import InviteKitCrypto
 
 /// The confirmed and interim transcript hashes (RFC 9420 §8.2), with SHA-256.
-public enum TranscriptHashes {
+package enum TranscriptHashes {
     /// `confirmed_transcript_hash_[n] = Hash(interim_transcript_hash_[n-1] || ConfirmedTranscriptHashInput)`
     /// where `ConfirmedTranscriptHashInput = { WireFormat wire_format; FramedContent content; opaque signature<V>; }`
     /// and `content` carries a commit.
-    public static func confirmed(interimBefore: [UInt8], authenticatedContent: AuthenticatedContent) throws -> [UInt8] {
+    package static func confirmed(interimBefore: [UInt8], authenticatedContent: AuthenticatedContent) throws -> [UInt8] {
         guard authenticatedContent.content.contentType == .commit else {
             throw MLSError(.invalidValue, "transcript hashes cover commits only")
         }
@@ -19,7 +19,7 @@ public enum TranscriptHashes {
 
     /// `interim_transcript_hash_[n] = Hash(confirmed_transcript_hash_[n] || InterimTranscriptHashInput)`
     /// where `InterimTranscriptHashInput = { MAC confirmation_tag; }` (RFC 9420 §8.2).
-    public static func interim(confirmed: [UInt8], confirmationTag: [UInt8]) -> [UInt8] {
+    package static func interim(confirmed: [UInt8], confirmationTag: [UInt8]) -> [UInt8] {
         var w = TLSWriter(capacity: 80)
         w.writeBytes(confirmed)
         w.writeOpaque(confirmationTag)

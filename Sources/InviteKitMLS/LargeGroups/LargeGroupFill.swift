@@ -9,14 +9,14 @@
 /// more than one node (blank, or with unmerged leaves) makes one self-update right after joining. Then every node at the block
 /// level and above has a key its subtree knows, and any path commit encrypts to at most
 /// `blockLeaves - 1` leaves inside its own block plus about one node per level above.
-public enum LargeGroupFill {
+package enum LargeGroupFill {
     /// 256 leaves: a commit then encrypts to at most ~270 nodes, ~30 KB as a kind-445 event.
-    public static let blockLeaves: UInt32 = 256
+    package static let blockLeaves: UInt32 = 256
     static let blockLevel: UInt32 = 8
 
     /// Whether the member at `leaf` should make a self-update now (see the type's rule). Groups of
     /// at most one block never need it.
-    public static func shouldFill(tree: RatchetTree, leaf: UInt32) -> Bool {
+    package static func shouldFill(tree: RatchetTree, leaf: UInt32) -> Bool {
         guard tree.leafCount > blockLeaves, tree.leaf(leaf) != nil else { return false }
         let start = leaf / blockLeaves * blockLeaves, end = min(start + blockLeaves, tree.leafCount)
         guard (start..<end).reversed().first(where: { tree.leaf($0) != nil }) == leaf else { return false }
@@ -29,7 +29,7 @@ public enum LargeGroupFill {
 
     /// How many HPKE ciphertexts a path commit from `leaf` encrypts (the sum of its copath
     /// resolutions, RFC 9420 §7.6), before excluding leaves the commit adds.
-    public static func pathCiphertexts(tree: RatchetTree, leaf: UInt32) -> Int {
+    package static func pathCiphertexts(tree: RatchetTree, leaf: UInt32) -> Int {
         tree.filteredDirectPathWithCopath(leaf: leaf).reduce(0) { $0 + tree.resolution(of: $1.copathChild).count }
     }
 }
@@ -37,5 +37,5 @@ public enum LargeGroupFill {
 extension MarmotGroup where Engine == MLSGroupState {
     /// After a join: `true` when this member should make a self-update now to keep the group's
     /// commits small (``LargeGroupFill``, PROTOCOL §5.11).
-    public var shouldFillAfterJoin: Bool { LargeGroupFill.shouldFill(tree: state.tree, leaf: state.ownLeaf) }
+    package var shouldFillAfterJoin: Bool { LargeGroupFill.shouldFill(tree: state.tree, leaf: state.ownLeaf) }
 }

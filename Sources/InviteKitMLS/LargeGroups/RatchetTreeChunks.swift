@@ -23,23 +23,23 @@ import InviteKitNostr
 /// `sealed_i`, tags `["encoding", "base64"]` and a NIP-40 `expiration`.
 public enum RatchetTreeChunks {
     /// A regular (stored) kind next to Marmot's 443-445.
-    public static let kind = 447
+    package static let kind = 447
     /// Chunk events expire after this long (NIP-40): relays may drop them; a later joiner needs a
     /// re-sent Welcome of a later epoch.
-    public static let lifetimeSeconds: Int64 = 14 * 24 * 60 * 60
+    package static let lifetimeSeconds: Int64 = 14 * 24 * 60 * 60
     /// Bounds on what a joiner accepts from a Welcome's `tree_chunks` tag.
-    public static let maxChunks = 1_024
-    public static let maxTreeBytes = 48 * 1024 * 1024
+    package static let maxChunks = 1_024
+    package static let maxTreeBytes = 48 * 1024 * 1024
     static let secretLabel = "marmot tree chunks"
 
     /// What a Welcome says about its chunks: the tree hash (the GroupContext's), the serialized
     /// tree's length, and the chunk event ids in order.
     public struct Reference: Sendable, Hashable {
-        public let treeHash: [UInt8]
-        public let treeLength: Int
-        public let eventIDs: [String]
+        package let treeHash: [UInt8]
+        package let treeLength: Int
+        package let eventIDs: [String]
 
-        public init(treeHash: [UInt8], treeLength: Int, eventIDs: [String]) throws {
+        package init(treeHash: [UInt8], treeLength: Int, eventIDs: [String]) throws {
             guard treeHash.count == 32 else { throw MLSError(.treeChunkInvalid, "tree hash must be 32 bytes") }
             guard !eventIDs.isEmpty, eventIDs.count <= RatchetTreeChunks.maxChunks else {
                 throw MLSError(.treeChunkInvalid, "\(eventIDs.count) chunks; between 1 and \(RatchetTreeChunks.maxChunks) allowed")
@@ -57,10 +57,10 @@ public enum RatchetTreeChunks {
         }
 
         /// The kind-444 rumor tag: `["tree_chunks", <tree hash hex>, <tree length>, <id 0>, …]`.
-        public var tag: [String] { ["tree_chunks", Hex.encode(treeHash), String(treeLength)] + eventIDs }
+        package var tag: [String] { ["tree_chunks", Hex.encode(treeHash), String(treeLength)] + eventIDs }
 
         /// Reads ``tag``.
-        public init(tag: [String]) throws {
+        package init(tag: [String]) throws {
             guard tag.count >= 4, tag[0] == "tree_chunks", let hash = Hex.decode(tag[1], count: 32),
                   let length = Int(tag[2]), String(length) == tag[2] else {
                 throw MLSError(.treeChunkInvalid, "malformed tree_chunks tag")
@@ -90,7 +90,7 @@ public enum RatchetTreeChunks {
     }
 
     /// The sealed slices of `tree` (at most `maxSealedBytes` each).
-    public static func seal(tree: [UInt8], treeHash: [UInt8], welcomeSecret: SecureBytes, suite: CipherSuite,
+    package static func seal(tree: [UInt8], treeHash: [UInt8], welcomeSecret: SecureBytes, suite: CipherSuite,
                             maxSealedBytes: Int) throws -> [[UInt8]] {
         let aead = try suite.hpke().aead
         let room = maxSealedBytes - 16
@@ -110,7 +110,7 @@ public enum RatchetTreeChunks {
 
     /// Opens the sealed slices, in order, into the serialized tree. Any slice that does not open,
     /// or a total that differs from `treeLength`, is `tree_chunk_invalid`.
-    public static func open(_ sealed: [[UInt8]], treeHash: [UInt8], treeLength: Int, welcomeSecret: SecureBytes,
+    package static func open(_ sealed: [[UInt8]], treeHash: [UInt8], treeLength: Int, welcomeSecret: SecureBytes,
                             suite: CipherSuite) throws -> [UInt8] {
         let aead = try suite.hpke().aead
         guard !sealed.isEmpty, sealed.count <= maxChunks, treeLength >= sealed.count, treeLength <= maxTreeBytes else {
@@ -132,7 +132,7 @@ public enum RatchetTreeChunks {
     }
 
     /// Chunk events for `tree`, each within `budget`, signed by one fresh key.
-    public static func events(tree: [UInt8], treeHash: [UInt8], welcomeSecret: SecureBytes, suite: CipherSuite, budget: EventBudget,
+    package static func events(tree: [UInt8], treeHash: [UInt8], welcomeSecret: SecureBytes, suite: CipherSuite, budget: EventBudget,
                               now: Int64, rng: RandomSource) throws -> (events: [NostrEvent], reference: Reference) {
         let tags = eventTags(now: now)
         let sealed = try seal(tree: tree, treeHash: treeHash, welcomeSecret: welcomeSecret, suite: suite,
@@ -147,7 +147,7 @@ public enum RatchetTreeChunks {
     }
 
     /// Bytes of serialized tree one chunk event carries within `budget`.
-    public static func chunkCapacity(budget: EventBudget, now: Int64) -> Int {
+    package static func chunkCapacity(budget: EventBudget, now: Int64) -> Int {
         budget.maxBase64PayloadBytes(kind: kind, tags: eventTags(now: now)) - 16
     }
 
@@ -156,7 +156,7 @@ public enum RatchetTreeChunks {
     /// The sealed bytes of `events` in the order `reference` names them. Every named event must be
     /// present (`tree_chunks_missing` otherwise), of kind ``kind``, correctly signed, and base64.
     /// Extra or duplicate events are ignored.
-    public static func sealedChunks(_ events: [NostrEvent], for reference: Reference) throws -> [[UInt8]] {
+    package static func sealedChunks(_ events: [NostrEvent], for reference: Reference) throws -> [[UInt8]] {
         var byID: [String: NostrEvent] = [:]
         for e in events where byID[e.id.lowercased()] == nil { byID[e.id.lowercased()] = e }
         let missing = reference.eventIDs.filter { byID[$0] == nil }

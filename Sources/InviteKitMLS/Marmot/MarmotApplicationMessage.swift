@@ -5,10 +5,10 @@ import InviteKitNostr
 /// unsigned Nostr event (a rumor: `id`, `pubkey`, `created_at`, `kind`, `tags`, `content`, no
 /// `sig`). Any kind is carried (chat is kind 9, reactions kind 7, ...). The rumor's `pubkey` must be
 /// the MLS sender's credential identity, so members cannot speak for each other.
-public enum MarmotApplicationMessage {
+package enum MarmotApplicationMessage {
     /// The bytes to hand to the MLS layer as application data. Refuses a signed event (a leaked
     /// signature would make the message provable outside the group) and a wrong id.
-    public static func encode(_ rumor: NostrEvent) throws -> [UInt8] {
+    package static func encode(_ rumor: NostrEvent) throws -> [UInt8] {
         guard rumor.sig == nil else { throw MLSError(.invalidValue, "an application message is an unsigned rumor") }
         do { try rumor.verifyId() } catch { throw MLSError(.invalidValue, "rumor id does not match its fields") }
         return rumor.jsonBytes
@@ -24,7 +24,7 @@ public enum MarmotApplicationMessage {
     /// Reads application data from the member whose credential identity is `senderIdentity`
     /// (32 bytes). Refuses non-JSON, a signed event, a wrong id, and a `pubkey` other than the sender's
     /// (MDK: "author mismatch").
-    public static func decode(_ bytes: [UInt8], senderIdentity: [UInt8]) throws -> NostrEvent {
+    package static func decode(_ bytes: [UInt8], senderIdentity: [UInt8]) throws -> NostrEvent {
         let rumor: NostrEvent
         do { rumor = try NostrEvent(json: bytes, requireSignature: false) } catch {
             throw MLSError(.invalidValue, "application data is not an unsigned Nostr event")

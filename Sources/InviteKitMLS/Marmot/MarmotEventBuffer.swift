@@ -7,43 +7,43 @@ import InviteKitNostr
 /// secret is held here.
 public struct MarmotEventBuffer: Sendable, Equatable {
     /// The buffer's bounds; ``default`` is PROTOCOL.md §5.9's.
-    public struct Limits: Sendable, Equatable {
-        public var maxEvents: Int
-        public var maxBytes: Int
+    package struct Limits: Sendable, Equatable {
+        package var maxEvents: Int
+        package var maxBytes: Int
 
-        public init(maxEvents: Int, maxBytes: Int) {
+        package init(maxEvents: Int, maxBytes: Int) {
             self.maxEvents = max(0, maxEvents)
             self.maxBytes = max(0, maxBytes)
         }
 
-        public static let `default` = Limits(maxEvents: MarmotProfile.bufferedEventLimit, maxBytes: MarmotProfile.bufferedByteLimit)
+        package static let `default` = Limits(maxEvents: MarmotProfile.bufferedEventLimit, maxBytes: MarmotProfile.bufferedByteLimit)
     }
 
     /// The format byte of ``serialized()``.
-    public static var serializationVersion: UInt8 { 1 }
+    package static var serializationVersion: UInt8 { 1 }
 
-    public let limits: Limits
+    package let limits: Limits
     /// Oldest first.
-    public private(set) var events: [NostrEvent] = []
+    package private(set) var events: [NostrEvent] = []
     /// The JSON bytes of ``events``, the figure ``Limits/maxBytes`` bounds.
-    public private(set) var byteCount = 0
+    package private(set) var byteCount = 0
     private var sizes: [Int] = []
     /// The ids of ``events``: every ingested event asks whether it is buffered already.
     private var ids: Set<String> = []
 
-    public init(limits: Limits = .default) {
+    package init(limits: Limits = .default) {
         self.limits = limits
     }
 
-    public var isEmpty: Bool { events.isEmpty }
-    public var count: Int { events.count }
+    package var isEmpty: Bool { events.isEmpty }
+    package var count: Int { events.count }
 
     public static func == (a: MarmotEventBuffer, b: MarmotEventBuffer) -> Bool {
         a.limits == b.limits && a.events == b.events
     }
 
     /// The bytes an event costs: its JSON, as stored.
-    public static func cost(of event: NostrEvent) -> Int { event.jsonBytes.count }
+    package static func cost(of event: NostrEvent) -> Int { event.jsonBytes.count }
 
     public func contains(eventID: String) -> Bool { ids.contains(eventID) }
 
@@ -51,7 +51,7 @@ public struct MarmotEventBuffer: Sendable, Equatable {
     /// evicted to make room, oldest first. An event larger than the whole byte bound is not kept:
     /// it is returned as evicted itself.
     @discardableResult
-    public mutating func append(_ event: NostrEvent) -> [NostrEvent] {
+    package mutating func append(_ event: NostrEvent) -> [NostrEvent] {
         if contains(eventID: event.id) { return [] }
         let size = Self.cost(of: event)
         guard size <= limits.maxBytes, limits.maxEvents > 0 else { return [event] }
@@ -76,7 +76,7 @@ public struct MarmotEventBuffer: Sendable, Equatable {
     }
 
     /// Empties the buffer and returns what it held, oldest first.
-    public mutating func removeAll() -> [NostrEvent] {
+    package mutating func removeAll() -> [NostrEvent] {
         let out = events
         events = []
         sizes = []
@@ -87,7 +87,7 @@ public struct MarmotEventBuffer: Sendable, Equatable {
 
     /// `uint8 version = 1; opaque events<V>` with each event's JSON as an `opaque<V>`, oldest
     /// first (PROTOCOL.md §5.10).
-    public func serialized() -> [UInt8] {
+    package func serialized() -> [UInt8] {
         VersionedEnvelope("buffered events", version: Self.serializationVersion).write(capacity: 16 + byteCount + 4 * events.count) { w in
             w.writeVector { v in for e in events { v.writeOpaque(e.jsonBytes) } }
         }
@@ -96,7 +96,7 @@ public struct MarmotEventBuffer: Sendable, Equatable {
     /// Reads ``serialized()`` back under `limits` (events past them are dropped, oldest first).
     /// Fails with a typed error on another version, truncation, trailing bytes or an event that is
     /// not kind-445 JSON.
-    public init(serialized bytes: [UInt8], limits: Limits = .default) throws {
+    package init(serialized bytes: [UInt8], limits: Limits = .default) throws {
         self.init(limits: limits)
         let list = try VersionedEnvelope("buffered events", version: Self.serializationVersion).read(bytes) { _, r in
             try r.readVector { try Self.storedEvent(&$0) }

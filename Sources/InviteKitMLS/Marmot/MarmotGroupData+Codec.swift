@@ -6,7 +6,7 @@ extension MarmotGroupData: TLSCodable {
     /// ws/wss URLs, image fields of the wrong length, duplicates, and (via ``init(tlsSerialized:)``)
     /// trailing bytes, as MDK 0.8.0 does. A newer version is read with the version 2 layout, as MDK
     /// does for forward compatibility.
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         version = try reader.readUInt16()
         nostrGroupID = try reader.readBytes(32)
         guard let name = String(validating: try reader.readOpaque(), as: UTF8.self),
@@ -41,7 +41,7 @@ extension MarmotGroupData: TLSCodable {
         try validate()
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         writer.writeUInt16(version)
         writer.writeBytes(nostrGroupID)
         writer.writeOpaque(Array(name.utf8))

@@ -5,12 +5,12 @@ import InviteKitNostr
 /// event, tags exactly `["h", <nostr_group_id hex>]` then `["encoding", "base64"]`, content =
 /// ``GroupEventCipher`` over a serialized MLSMessage (a PrivateMessage for application messages and
 /// commits; a PublicMessage for a SelfRemove proposal).
-public enum MarmotGroupEvent {
-    public static let kind = MarmotProfile.groupEventKind
+package enum MarmotGroupEvent {
+    package static let kind = MarmotProfile.groupEventKind
 
     /// Builds and signs a kind-445 event carrying `mlsMessage`. The signing key is drawn from `rng`
     /// and dropped, so no two events share an author (MIP-03).
-    public static func make(mlsMessage: [UInt8], nostrGroupID: [UInt8], key: SecureBytes, createdAt: Int64 = UnixTime.now(),
+    package static func make(mlsMessage: [UInt8], nostrGroupID: [UInt8], key: SecureBytes, createdAt: Int64 = UnixTime.now(),
                             rng: RandomSource = SystemRandom()) throws -> NostrEvent {
         guard nostrGroupID.count == 32 else { throw MLSError(.invalidValue, "nostr_group_id must be 32 bytes") }
         let content = try GroupEventCipher.seal(mlsMessage, key: key, rng: rng)
@@ -23,7 +23,7 @@ public enum MarmotGroupEvent {
     /// The `nostr_group_id` of a kind-445 event: exactly one `h` tag holding 64 hex characters
     /// (MDK refuses none and several alike; PROTOCOL.md §5.4). The one rule for finding an
     /// event's group: a node looks its groups up by this too, never by the first `h` tag.
-    public static func nostrGroupID(of event: NostrEvent) throws -> [UInt8] {
+    package static func nostrGroupID(of event: NostrEvent) throws -> [UInt8] {
         let h = event.tags.filter { $0.first == "h" }
         guard h.count == 1 else { throw MLSError(.invalidEvent, h.isEmpty ? "kind-445 event has no h tag" : "kind-445 event has \(h.count) h tags") }
         guard h[0].count >= 2, h[0][1].utf8.count == 64, let id = Hex.decode(h[0][1], count: 32) else {
@@ -37,7 +37,7 @@ public enum MarmotGroupEvent {
     /// NIP-44 content, which InviteKit does not accept), and `created_at` no more than
     /// ``MarmotProfile/maxFutureSkew`` ahead of `now` nor ``MarmotProfile/maxEventAge`` behind it.
     /// Returns the `nostr_group_id` and the decoded (still encrypted) content.
-    public static func envelope(_ event: NostrEvent, now: Int64 = UnixTime.now()) throws -> (nostrGroupID: [UInt8], sealed: [UInt8]) {
+    package static func envelope(_ event: NostrEvent, now: Int64 = UnixTime.now()) throws -> (nostrGroupID: [UInt8], sealed: [UInt8]) {
         guard event.kind == kind else { throw MLSError(.invalidEvent, "kind \(event.kind) is not 445") }
         do { try event.verify() } catch { throw MLSError(.invalidSignature, "kind-445 event: \(error)") }
         let groupID = try nostrGroupID(of: event)
@@ -59,7 +59,7 @@ public enum MarmotGroupEvent {
     /// Opens an inbound event with the first of `keys` (newest epoch first) that authenticates it,
     /// as MDK falls back over its retained epochs. Returns the MLSMessage bytes and the index of the
     /// key that opened them.
-    public static func open(_ event: NostrEvent, keys: [SecureBytes], now: Int64 = UnixTime.now()) throws -> (mlsMessage: [UInt8], keyIndex: Int) {
+    package static func open(_ event: NostrEvent, keys: [SecureBytes], now: Int64 = UnixTime.now()) throws -> (mlsMessage: [UInt8], keyIndex: Int) {
         let (_, sealed) = try envelope(event, now: now)
         for (i, key) in keys.enumerated() {
             if let opened = try? GroupEventCipher.open(bytes: sealed, key: key) { return (opened, i) }

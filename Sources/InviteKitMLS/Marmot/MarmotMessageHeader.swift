@@ -1,19 +1,19 @@
 /// The cleartext header of an MLSMessage (RFC 9420 §6): enough to tell which epoch a handshake
 /// message belongs to before any key is used, which is what commit-race ordering needs.
-public struct MarmotMessageHeader: Sendable, Hashable {
-    public enum ContentType: UInt8, Sendable { case application = 1, proposal = 2, commit = 3 }
-    public static let publicMessage: UInt16 = 1
-    public static let privateMessage: UInt16 = 2
+package struct MarmotMessageHeader: Sendable, Hashable {
+    package enum ContentType: UInt8, Sendable { case application = 1, proposal = 2, commit = 3 }
+    package static let publicMessage: UInt16 = 1
+    package static let privateMessage: UInt16 = 2
 
-    public let wireFormat: UInt16
-    public let groupID: [UInt8]
-    public let epoch: UInt64
-    public let contentType: ContentType
+    package let wireFormat: UInt16
+    package let groupID: [UInt8]
+    package let epoch: UInt64
+    package let contentType: ContentType
 
     /// Reads `version`, `wire_format` and the framing header of a PublicMessage (`FramedContent`:
     /// group_id, epoch, sender, authenticated_data, content_type) or a PrivateMessage (group_id,
     /// epoch, content_type).
-    public init(_ message: [UInt8]) throws {
+    package init(_ message: [UInt8]) throws {
         var r = TLSReader(message)
         guard try r.readUInt16() == ProtocolVersion.mls10.rawValue else { throw MLSError(.invalidValue, "MLSMessage version") }
         wireFormat = try r.readUInt16()

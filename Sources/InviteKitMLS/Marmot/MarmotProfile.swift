@@ -1,57 +1,57 @@
 /// The Marmot profile of RFC 9420 as MDK 0.8.0 speaks it (MIP-00..MIP-03). Where the MIP text and
 /// MDK's bytes disagree, these values follow MDK's bytes.
-public enum MarmotProfile {
+package enum MarmotProfile {
     /// Marmot Group Data GroupContext extension (MIP-01).
-    public static let groupDataExtensionType: UInt16 = 0xf2ee
+    package static let groupDataExtensionType: UInt16 = 0xf2ee
     /// `last_resort` KeyPackage extension (RFC 9420 §17.3 registry; draft-ietf-mls-extensions).
-    public static let lastResortExtensionType: UInt16 = 0x000a
+    package static let lastResortExtensionType: UInt16 = 0x000a
     /// SelfRemove proposal (draft-ietf-mls-extensions §3.6).
-    public static let selfRemoveProposalType: UInt16 = 0x000a
+    package static let selfRemoveProposalType: UInt16 = 0x000a
     /// `required_capabilities` GroupContext extension (RFC 9420 §11.1).
-    public static let requiredCapabilitiesExtensionType: UInt16 = 0x0003
+    package static let requiredCapabilitiesExtensionType: UInt16 = 0x0003
     /// `ratchet_tree` GroupInfo extension (RFC 9420 §12.4.3.3); Welcomes always carry it.
-    public static let ratchetTreeExtensionType: UInt16 = 0x0002
+    package static let ratchetTreeExtensionType: UInt16 = 0x0002
 
     /// Extension types a member's leaf lists in `capabilities.extensions` (besides GREASE).
-    public static let supportedExtensions: [UInt16] = [lastResortExtensionType, groupDataExtensionType]
+    package static let supportedExtensions: [UInt16] = [lastResortExtensionType, groupDataExtensionType]
     /// Proposal types a member's leaf lists in `capabilities.proposals` (besides GREASE).
-    public static let supportedProposals: [UInt16] = [selfRemoveProposalType]
+    package static let supportedProposals: [UInt16] = [selfRemoveProposalType]
     /// Extension types every group's `required_capabilities` names.
-    public static let requiredGroupContextExtensions: [UInt16] = [groupDataExtensionType]
+    package static let requiredGroupContextExtensions: [UInt16] = [groupDataExtensionType]
 
     /// Kind of a group event (MIP-03).
-    public static let groupEventKind = 445
+    package static let groupEventKind = 445
     /// Kind of a Welcome rumor (MIP-02); only ever sent inside a NIP-59 gift wrap.
-    public static let welcomeKind = 444
+    package static let welcomeKind = 444
     /// Kind of a chat message: the rumor inside an application message (PROTOCOL.md §5.5).
     public static let chatMessageKind = 9
 
     /// MLS-Exporter label of the kind-445 content key (MIP-03).
-    public static let groupEventExporterLabel = "marmot"
+    package static let groupEventExporterLabel = "marmot"
     /// MLS-Exporter context of the kind-445 content key (MIP-03).
-    public static let groupEventExporterContext: [UInt8] = Array("group-event".utf8)
+    package static let groupEventExporterContext: [UInt8] = Array("group-event".utf8)
     /// Length of the kind-445 content key: a ChaCha20-Poly1305 key.
-    public static let groupEventKeyLength = 32
+    package static let groupEventKeyLength = 32
 
     /// Epochs back a receiver tries when the current key does not open a kind-445 event (MDK's
     /// lookback, and the epochs it keeps; PROTOCOL.md §5.4). The one window: the engine retains
     /// this many past epochs (``MLSGroupState/retainedEpochLimit``) and a group as many rollback
     /// snapshots (§5.9).
-    public static let epochLookback = 5
+    package static let epochLookback = 5
     /// A kind-445 event whose content is longer than this (bytes) is refused before any other
     /// check (`too_large`): the relay event limit of PROTOCOL.md §5.4, so no genuine event is.
-    public static let maxGroupEventContentBytes = 64 * 1024
+    package static let maxGroupEventContentBytes = 64 * 1024
     /// At most this many kind-445 events wait per group for a key (PROTOCOL.md §5.9).
-    public static let bufferedEventLimit = 256
+    package static let bufferedEventLimit = 256
     /// At most this many bytes of kind-445 event JSON wait per group for a key (PROTOCOL.md §5.9).
-    public static let bufferedByteLimit = 1024 * 1024
+    package static let bufferedByteLimit = 1024 * 1024
     /// A kind-445 event more than this far in the future is refused (seconds).
-    public static let maxFutureSkew: Int64 = 300
+    package static let maxFutureSkew: Int64 = 300
     /// A kind-445 event older than this is refused (seconds; 45 days).
-    public static let maxEventAge: Int64 = 45 * 24 * 60 * 60
+    package static let maxEventAge: Int64 = 45 * 24 * 60 * 60
 
     /// GREASE values (RFC 9420 §13.5): `0x0A0A`, `0x1A1A`, ..., `0xEAEA`. Receivers ignore them.
-    public static func isGrease(_ value: UInt16) -> Bool {
+    package static func isGrease(_ value: UInt16) -> Bool {
         value & 0x0f0f == 0x0a0a && (value >> 8) == (value & 0xff)
     }
 }
@@ -60,7 +60,7 @@ extension MarmotProfile {
     /// The `required_capabilities` GroupContext extension a new Marmot group carries (RFC 9420
     /// §11.1): extensions `[0xf2ee]`, `proposals` (MDK: `[0x000a]` when every invitee supports
     /// SelfRemove), no credential types.
-    public static func requiredCapabilities(proposals: [UInt16] = supportedProposals) -> MLSExtension {
+    package static func requiredCapabilities(proposals: [UInt16] = supportedProposals) -> MLSExtension {
         var w = TLSWriter(capacity: 16)
         w.writeVector { v in for t in requiredGroupContextExtensions { v.writeUInt16(t) } }
         w.writeVector { v in for t in proposals { v.writeUInt16(t) } }

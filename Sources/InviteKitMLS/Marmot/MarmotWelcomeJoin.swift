@@ -2,7 +2,7 @@
 /// (``MarmotGroup/openWelcome(gift:recipient:store:)``, PROTOCOL §5.11).
 public struct MarmotWelcomeJoin: Sendable {
     /// The kind-444 rumor as read.
-    public let parsed: MarmotWelcomeRumor.Parsed
+    package let parsed: MarmotWelcomeRumor.Parsed
     /// The wrap's verified sender (32-byte key); it must be an admin of the group.
     let sender: [UInt8]
     /// The KeyPackageRef consumed once the join succeeds.

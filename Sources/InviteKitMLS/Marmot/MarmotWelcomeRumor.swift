@@ -6,29 +6,29 @@ import InviteKitNostr
 /// (the group's relays), `["e", <KeyPackage event id>]`, `["client", name]`, `["encoding",
 /// "base64"]`; content = padded base64 of an RFC 9420 `MLSMessage` with `wire_format = mls_welcome`.
 /// One rumor per new member: within one commit the content is shared and only `e` differs.
-public enum MarmotWelcomeRumor {
-    public static let kind = MarmotProfile.welcomeKind
+package enum MarmotWelcomeRumor {
+    package static let kind = MarmotProfile.welcomeKind
     /// `wire_format` of a Welcome MLSMessage (RFC 9420 §6).
-    public static let welcomeWireFormat: UInt16 = 0x0003
+    package static let welcomeWireFormat: UInt16 = 0x0003
 
     /// A Welcome rumor as read back.
-    public struct Parsed: Sendable, Hashable {
+    package struct Parsed: Sendable, Hashable {
         /// The serialized `MLSMessage` (version, `wire_format = mls_welcome`, Welcome).
-        public let welcomeMessage: [UInt8]
+        package let welcomeMessage: [UInt8]
         /// The id of the KeyPackage event the Welcome consumes (the `e` tag).
-        public let keyPackageEventID: String
+        package let keyPackageEventID: String
         /// The group's relays (the `relays` tag).
-        public let relays: [String]
+        package let relays: [String]
         /// The `client` tag, when present.
-        public let client: String?
+        package let client: String?
         /// The `tree_chunks` tag: the Welcome's ratchet tree is out of band (PROTOCOL §5.11).
-        public let treeChunks: RatchetTreeChunks.Reference?
+        package let treeChunks: RatchetTreeChunks.Reference?
     }
 
     /// Builds the rumor for one new member. Refuses an empty relay list or a `welcomeMessage` that is
     /// not an MLSMessage Welcome, since MDK refuses both on receipt. `treeChunks` adds the
     /// `tree_chunks` tag last, for a Welcome whose tree is out of band (PROTOCOL §5.11).
-    public static func make(welcomeMessage: [UInt8], keyPackageEventID: String, relays: [String],
+    package static func make(welcomeMessage: [UInt8], keyPackageEventID: String, relays: [String],
                             committer: Secp256k1.XOnlyPublicKey, createdAt: Int64 = UnixTime.now(),
                             client: String = KeyPackageEvent.clientName, treeChunks: RatchetTreeChunks.Reference? = nil) throws -> NostrEvent {
         try checkWelcomeMessage(welcomeMessage)
@@ -46,7 +46,7 @@ public enum MarmotWelcomeRumor {
     /// least one relay URL; a non-empty `e` tag; a `client` tag, if present, non-empty; an
     /// `encoding` tag, required, saying `base64` (any other value is refused). InviteKit also checks
     /// the rumor id (the gift wrap binds it) and that the content is a Welcome MLSMessage.
-    public static func parse(_ rumor: NostrEvent) throws -> Parsed {
+    package static func parse(_ rumor: NostrEvent) throws -> Parsed {
         guard rumor.kind == kind else { throw MLSError(.invalidEvent, "kind \(rumor.kind) is not 444") }
         do { try rumor.verifyId() } catch { throw MLSError(.invalidEvent, "Welcome rumor id does not match its fields") }
         guard rumor.tags.count >= 3 else { throw MLSError(.invalidEvent, "Welcome rumor has \(rumor.tags.count) tags, needs relays, e and encoding") }

@@ -1,12 +1,12 @@
 /// `Capabilities` (RFC 9420 §7.2).
-public struct Capabilities: Hashable, Sendable, TLSCodable {
-    public var versions: [UInt16]
-    public var cipherSuites: [UInt16]
-    public var extensions: [UInt16]
-    public var proposals: [UInt16]
-    public var credentials: [UInt16]
+package struct Capabilities: Hashable, Sendable, TLSCodable {
+    package var versions: [UInt16]
+    package var cipherSuites: [UInt16]
+    package var extensions: [UInt16]
+    package var proposals: [UInt16]
+    package var credentials: [UInt16]
 
-    public init(versions: [UInt16], cipherSuites: [UInt16], extensions: [UInt16], proposals: [UInt16], credentials: [UInt16]) {
+    package init(versions: [UInt16], cipherSuites: [UInt16], extensions: [UInt16], proposals: [UInt16], credentials: [UInt16]) {
         self.versions = versions
         self.cipherSuites = cipherSuites
         self.extensions = extensions
@@ -17,14 +17,14 @@ public struct Capabilities: Hashable, Sendable, TLSCodable {
     /// What Marmot KeyPackages advertise: MLS 1.0, suite 0x0001, extensions 0xf2ee (Marmot group
     /// data) and 0x000a (last_resort), proposal 0x000a (SelfRemove), basic credentials
     /// (Marmot MIP-00; PROTOCOL.md §4.4, the `mls_extensions` / `mls_proposals` tags).
-    public static let marmot = Capabilities(
+    package static let marmot = Capabilities(
         versions: [ProtocolVersion.mls10.rawValue],
         cipherSuites: [CipherSuite.x25519Aes128GcmSha256Ed25519.rawValue],
         extensions: [MLSExtension.marmotGroupDataType, MLSExtension.lastResortType],
         proposals: [MLSExtension.selfRemoveProposalType],
         credentials: [Credential.basicType])
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         versions = try reader.readVector { try $0.readUInt16() }
         cipherSuites = try reader.readVector { try $0.readUInt16() }
         extensions = try reader.readVector { try $0.readUInt16() }
@@ -32,7 +32,7 @@ public struct Capabilities: Hashable, Sendable, TLSCodable {
         credentials = try reader.readVector { try $0.readUInt16() }
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         for list in [versions, cipherSuites, extensions, proposals, credentials] {
             writer.writeVector { w in for v in list { w.writeUInt16(v) } }
         }

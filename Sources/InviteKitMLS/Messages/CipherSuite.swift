@@ -1,21 +1,21 @@
 /// `CipherSuite` (RFC 9420 §17.1): a uint16 registry value.
-public struct CipherSuite: RawRepresentable, Hashable, Sendable, TLSCodable, CustomStringConvertible {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
+package struct CipherSuite: RawRepresentable, Hashable, Sendable, TLSCodable, CustomStringConvertible {
+    package let rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// MLS_128_DHKEMX25519_AES128GCM_SHA256_Ed25519, Marmot's required suite.
-    public static let x25519Aes128GcmSha256Ed25519 = CipherSuite(rawValue: 0x0001)
+    package static let x25519Aes128GcmSha256Ed25519 = CipherSuite(rawValue: 0x0001)
     /// MLS_128_DHKEMP256_AES128GCM_SHA256_P256 (parsed, not implemented).
-    public static let p256Aes128GcmSha256P256 = CipherSuite(rawValue: 0x0002)
+    package static let p256Aes128GcmSha256P256 = CipherSuite(rawValue: 0x0002)
     /// MLS_128_DHKEMX25519_CHACHA20POLY1305_SHA256_Ed25519.
-    public static let x25519ChaCha20Poly1305Sha256Ed25519 = CipherSuite(rawValue: 0x0003)
+    package static let x25519ChaCha20Poly1305Sha256Ed25519 = CipherSuite(rawValue: 0x0003)
 
     /// `0x0001` style, as Marmot tags write it.
-    public var description: String {
+    package var description: String {
         let h = String(rawValue, radix: 16)
         return "0x" + String(repeating: "0", count: max(0, 4 - h.count)) + h
     }
 
-    public init(from reader: inout TLSReader) throws { rawValue = try reader.readUInt16() }
-    public func encode(to writer: inout TLSWriter) { writer.writeUInt16(rawValue) }
+    package init(from reader: inout TLSReader) throws { rawValue = try reader.readUInt16() }
+    package func encode(to writer: inout TLSWriter) { writer.writeUInt16(rawValue) }
 }

@@ -1,18 +1,18 @@
 /// `Credential` (RFC 9420 §5.3). Basic credentials are interpreted; X.509 chains are kept as
 /// their raw certificate list. Other credential types cannot be parsed (their length is unknown).
-public struct Credential: Hashable, Sendable, TLSCodable {
+package struct Credential: Hashable, Sendable, TLSCodable {
     /// `CredentialType` values.
-    public static let basicType: UInt16 = 0x0001
-    public static let x509Type: UInt16 = 0x0002
+    package static let basicType: UInt16 = 0x0001
+    package static let x509Type: UInt16 = 0x0002
 
     /// The credential type.
-    public let credentialType: UInt16
+    package let credentialType: UInt16
     /// For `basic`: the identity. For `x509`: the certificates, each `opaque cert_data<V>`.
-    public let identity: [UInt8]
-    public let certificates: [[UInt8]]
+    package let identity: [UInt8]
+    package let certificates: [[UInt8]]
 
     /// A BasicCredential. Marmot puts the raw 32-byte Nostr x-only public key here.
-    public static func basic(identity: [UInt8]) -> Credential {
+    package static func basic(identity: [UInt8]) -> Credential {
         Credential(credentialType: basicType, identity: identity, certificates: [])
     }
 
@@ -22,9 +22,9 @@ public struct Credential: Hashable, Sendable, TLSCodable {
         self.certificates = certificates
     }
 
-    public var isBasic: Bool { credentialType == Credential.basicType }
+    package var isBasic: Bool { credentialType == Credential.basicType }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         credentialType = try reader.readUInt16()
         switch credentialType {
         case Credential.basicType:
@@ -38,7 +38,7 @@ public struct Credential: Hashable, Sendable, TLSCodable {
         }
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         writer.writeUInt16(credentialType)
         if credentialType == Credential.x509Type {
             writer.writeVector { w in for c in certificates { w.writeOpaque(c) } }

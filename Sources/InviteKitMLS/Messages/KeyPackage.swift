@@ -1,13 +1,13 @@
 /// `KeyPackage` (RFC 9420 §10).
 public struct KeyPackage: Hashable, Sendable, TLSCodable {
-    public var version: ProtocolVersion
-    public var cipherSuite: CipherSuite
-    public var initKey: [UInt8]
-    public var leafNode: LeafNode
-    public var extensions: [MLSExtension]
-    public var signature: [UInt8]
+    package var version: ProtocolVersion
+    package var cipherSuite: CipherSuite
+    package var initKey: [UInt8]
+    package var leafNode: LeafNode
+    package var extensions: [MLSExtension]
+    package var signature: [UInt8]
 
-    public init(version: ProtocolVersion, cipherSuite: CipherSuite, initKey: [UInt8], leafNode: LeafNode,
+    package init(version: ProtocolVersion, cipherSuite: CipherSuite, initKey: [UInt8], leafNode: LeafNode,
                 extensions: [MLSExtension], signature: [UInt8]) {
         self.version = version
         self.cipherSuite = cipherSuite
@@ -18,9 +18,9 @@ public struct KeyPackage: Hashable, Sendable, TLSCodable {
     }
 
     /// `true` when the `last_resort` extension (0x000a) is present (RFC 9420 §17.3).
-    public var isLastResort: Bool { extensions.contains { $0.extensionType == MLSExtension.lastResortType } }
+    package var isLastResort: Bool { extensions.contains { $0.extensionType == MLSExtension.lastResortType } }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         version = try ProtocolVersion(from: &reader)
         cipherSuite = try CipherSuite(from: &reader)
         initKey = try reader.readOpaque()
@@ -30,7 +30,7 @@ public struct KeyPackage: Hashable, Sendable, TLSCodable {
     }
 
     /// `KeyPackageTBS`: everything but the signature.
-    public func encodeTBS(to writer: inout TLSWriter) {
+    package func encodeTBS(to writer: inout TLSWriter) {
         version.encode(to: &writer)
         cipherSuite.encode(to: &writer)
         writer.writeOpaque(initKey)
@@ -38,13 +38,13 @@ public struct KeyPackage: Hashable, Sendable, TLSCodable {
         writer.writeVector(extensions)
     }
 
-    public var tbs: [UInt8] {
+    package var tbs: [UInt8] {
         var w = TLSWriter()
         encodeTBS(to: &w)
         return w.bytes
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         encodeTBS(to: &writer)
         writer.writeOpaque(signature)
     }

@@ -8,7 +8,7 @@ public struct KeyPackageBundle: Sendable {
     public let encryptionPrivateKey: X25519.PrivateKey
     public let signaturePrivateKey: Ed25519.PrivateKey
 
-    public init(keyPackage: KeyPackage, initPrivateKey: X25519.PrivateKey, encryptionPrivateKey: X25519.PrivateKey,
+    package init(keyPackage: KeyPackage, initPrivateKey: X25519.PrivateKey, encryptionPrivateKey: X25519.PrivateKey,
                 signaturePrivateKey: Ed25519.PrivateKey) {
         self.keyPackage = keyPackage
         self.initPrivateKey = initPrivateKey
@@ -21,7 +21,7 @@ public struct KeyPackageBundle: Sendable {
 
     /// Creates a signed KeyPackage for suite 0x0001 whose BasicCredential identity is the 32-byte
     /// Nostr x-only public key (Marmot). `lastResort` adds the `last_resort` extension (RFC 9420 §17.3).
-    public static func create(identity: [UInt8], lifetime: Lifetime, lastResort: Bool,
+    package static func create(identity: [UInt8], lifetime: Lifetime, lastResort: Bool,
                               cipherSuite: CipherSuite = .x25519Aes128GcmSha256Ed25519,
                               capabilities: Capabilities = .marmot,
                               rng: RandomSource = SystemRandom()) throws -> KeyPackageBundle {

@@ -1,7 +1,7 @@
 /// `LeafNode` (RFC 9420 §7.2).
-public struct LeafNode: Hashable, Sendable, TLSCodable {
+package struct LeafNode: Hashable, Sendable, TLSCodable {
     /// `leaf_node_source` and its dependent field.
-    public enum Source: Hashable, Sendable {
+    package enum Source: Hashable, Sendable {
         case keyPackage(Lifetime)
         case update
         case commit(parentHash: [UInt8])
@@ -15,15 +15,15 @@ public struct LeafNode: Hashable, Sendable, TLSCodable {
         }
     }
 
-    public var encryptionKey: [UInt8]
-    public var signatureKey: [UInt8]
-    public var credential: Credential
-    public var capabilities: Capabilities
-    public var source: Source
-    public var extensions: [MLSExtension]
-    public var signature: [UInt8]
+    package var encryptionKey: [UInt8]
+    package var signatureKey: [UInt8]
+    package var credential: Credential
+    package var capabilities: Capabilities
+    package var source: Source
+    package var extensions: [MLSExtension]
+    package var signature: [UInt8]
 
-    public init(encryptionKey: [UInt8], signatureKey: [UInt8], credential: Credential, capabilities: Capabilities,
+    package init(encryptionKey: [UInt8], signatureKey: [UInt8], credential: Credential, capabilities: Capabilities,
                 source: Source, extensions: [MLSExtension], signature: [UInt8]) {
         self.encryptionKey = encryptionKey
         self.signatureKey = signatureKey
@@ -35,12 +35,12 @@ public struct LeafNode: Hashable, Sendable, TLSCodable {
     }
 
     /// The lifetime when the source is `key_package`.
-    public var lifetime: Lifetime? {
+    package var lifetime: Lifetime? {
         if case .keyPackage(let l) = source { return l }
         return nil
     }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         encryptionKey = try reader.readOpaque()
         signatureKey = try reader.readOpaque()
         credential = try Credential(from: &reader)
@@ -57,7 +57,7 @@ public struct LeafNode: Hashable, Sendable, TLSCodable {
 
     /// `LeafNodeTBS` (RFC 9420 §7.2). For `update`/`commit` sources the group id and leaf index
     /// follow; for `key_package` leaves nothing follows (see `LeafNode+Signing.swift`).
-    public func encodeTBS(to writer: inout TLSWriter, groupID: [UInt8] = [], leafIndex: UInt32 = 0) {
+    package func encodeTBS(to writer: inout TLSWriter, groupID: [UInt8] = [], leafIndex: UInt32 = 0) {
         encodeContent(to: &writer)
         switch source {
         case .keyPackage: break
@@ -68,13 +68,13 @@ public struct LeafNode: Hashable, Sendable, TLSCodable {
     }
 
     /// The bytes `LeafNodeTBS` for a `key_package` leaf.
-    public var tbs: [UInt8] {
+    package var tbs: [UInt8] {
         var w = TLSWriter()
         encodeTBS(to: &w)
         return w.bytes
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         encodeContent(to: &writer)
         writer.writeOpaque(signature)
     }

@@ -3,14 +3,14 @@
 /// Welcome, GroupInfo and KeyPackage bodies are parsed here. PublicMessage and PrivateMessage
 /// bodies are kept as their exact bytes (they run to the end of the message): the framing layer
 /// parses and verifies them with the group's keys.
-public struct MLSMessage: Hashable, Sendable, TLSCodable {
+package struct MLSMessage: Hashable, Sendable, TLSCodable {
     /// `WireFormat` values (RFC 9420 §17.2).
-    public enum WireFormat: UInt16, Sendable {
+    package enum WireFormat: UInt16, Sendable {
         case publicMessage = 1, privateMessage = 2, welcome = 3, groupInfo = 4, keyPackage = 5
     }
 
     /// The body selected by `wire_format`.
-    public enum Body: Hashable, Sendable {
+    package enum Body: Hashable, Sendable {
         /// A `PublicMessage`, serialized.
         case publicMessage([UInt8])
         /// A `PrivateMessage`, serialized.
@@ -19,7 +19,7 @@ public struct MLSMessage: Hashable, Sendable, TLSCodable {
         case groupInfo(GroupInfo)
         case keyPackage(KeyPackage)
 
-        public var wireFormat: WireFormat {
+        package var wireFormat: WireFormat {
             switch self {
             case .publicMessage: return .publicMessage
             case .privateMessage: return .privateMessage
@@ -30,29 +30,29 @@ public struct MLSMessage: Hashable, Sendable, TLSCodable {
         }
     }
 
-    public var version: ProtocolVersion
-    public var body: Body
+    package var version: ProtocolVersion
+    package var body: Body
 
-    public init(_ body: Body, version: ProtocolVersion = .mls10) {
+    package init(_ body: Body, version: ProtocolVersion = .mls10) {
         self.version = version
         self.body = body
     }
 
-    public init(keyPackage: KeyPackage, version: ProtocolVersion = .mls10) {
+    package init(keyPackage: KeyPackage, version: ProtocolVersion = .mls10) {
         self.init(.keyPackage(keyPackage), version: version)
     }
 
-    public var wireFormat: WireFormat { body.wireFormat }
+    package var wireFormat: WireFormat { body.wireFormat }
 
     /// The KeyPackage, or `invalid_value` when the message carries something else.
-    public var keyPackage: KeyPackage {
+    package var keyPackage: KeyPackage {
         get throws {
             guard case .keyPackage(let kp) = body else { throw MLSError(.invalidValue, "wire_format \(wireFormat.rawValue) is not mls_key_package") }
             return kp
         }
     }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         version = try ProtocolVersion(from: &reader)
         guard version == .mls10 else { throw MLSError(.invalidValue, "MLSMessage version \(version.rawValue)") }
         let raw = try reader.readUInt16()
@@ -66,7 +66,7 @@ public struct MLSMessage: Hashable, Sendable, TLSCodable {
         }
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         version.encode(to: &writer)
         writer.writeUInt16(wireFormat.rawValue)
         switch body {

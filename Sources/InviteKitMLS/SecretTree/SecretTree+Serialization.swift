@@ -14,7 +14,7 @@ import InviteKitCrypto
 extension SecretTree: TLSCodable {
     static let formatVersion: UInt8 = 1
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         writer.writeUInt8(Self.formatVersion)
         suite.encode(to: &writer)
         writer.writeUInt32(leafCount)
@@ -51,7 +51,7 @@ extension SecretTree: TLSCodable {
     }
 
     /// Restores a tree written by ``encode(to:)``.
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         let version = try reader.readUInt8()
         guard version == Self.formatVersion else { throw MLSError(.invalidValue, "secret tree format \(version)") }
         let suite = try CipherSuite(from: &reader)

@@ -13,15 +13,15 @@ import InviteKitCrypto
 ///   generations behind the newest one received from that ratchet; older ones are deleted.
 /// - ``maxForwardDistance``: a generation more than 10,000 past the next expected one is refused
 ///   without deriving anything, which bounds the work a single message can cause.
-public struct SecretTree: Sendable {
+package struct SecretTree: Sendable {
     /// How far behind the newest received generation skipped keys are retained.
-    public static let outOfOrderWindow: UInt32 = 1_000
+    package static let outOfOrderWindow: UInt32 = 1_000
     /// How far past the next expected generation a message may jump.
-    public static let maxForwardDistance: UInt32 = 10_000
+    package static let maxForwardDistance: UInt32 = 10_000
 
-    public let suite: CipherSuite
+    package let suite: CipherSuite
     /// Number of leaves of the ratchet tree in this epoch.
-    public let leafCount: UInt32
+    package let leafCount: UInt32
     /// Secrets of tree nodes not yet split, by node index (RFC 9420 §4.1 array layout).
     var nodeSecrets: [UInt32: SecureBytes]
     /// Ratchets of leaves whose secrets have been split, by leaf index.
@@ -30,7 +30,7 @@ public struct SecretTree: Sendable {
 
     /// The tree for `leafCount` leaves rooted at `encryptionSecret` (RFC 9420 §9). A leaf count
     /// that is not a power of two is treated as the next power of two, the width of the full tree.
-    public init(encryptionSecret: SecureBytes, leafCount: UInt32, suite: CipherSuite) throws {
+    package init(encryptionSecret: SecureBytes, leafCount: UInt32, suite: CipherSuite) throws {
         guard leafCount >= 1, leafCount <= 1 << 30 else { throw MLSError(.invalidValue, "leaf count \(leafCount)") }
         self.suite = suite
         self.leafCount = leafCount
@@ -48,7 +48,7 @@ public struct SecretTree: Sendable {
     }
 
     /// The key and nonce for the sender's next message on `type` (RFC 9420 §9.1).
-    public mutating func nextKey(leaf: UInt32, type: RatchetType) throws -> RatchetKey {
+    package mutating func nextKey(leaf: UInt32, type: RatchetType) throws -> RatchetKey {
         var rs = try leafRatchets(leaf)
         defer { ratchets[leaf] = rs }
         return try rs[Int(type.rawValue)].next(aead: aead, hashLength: suite.hashLength)
@@ -56,7 +56,7 @@ public struct SecretTree: Sendable {
 
     /// The key and nonce of `generation` on `leaf`'s `type` ratchet, for a received message. Each
     /// key is returned once; skipped generations stay available within ``outOfOrderWindow``.
-    public mutating func key(leaf: UInt32, type: RatchetType, generation: UInt32) throws -> RatchetKey {
+    package mutating func key(leaf: UInt32, type: RatchetType, generation: UInt32) throws -> RatchetKey {
         var rs = try leafRatchets(leaf)
         defer { ratchets[leaf] = rs }
         return try rs[Int(type.rawValue)].consume(generation: generation, aead: aead, hashLength: suite.hashLength,

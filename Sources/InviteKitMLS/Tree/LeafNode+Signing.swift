@@ -12,12 +12,12 @@ extension LeafNode {
 
     /// Sets ``signature`` to `SignWithLabel(key, "LeafNodeTBS", LeafNodeTBS)` (RFC 9420 §7.2).
     /// `groupID` and `leafIndex` are ignored for a `key_package` leaf.
-    public mutating func sign(with key: Ed25519.PrivateKey, groupID: [UInt8] = [], leafIndex: UInt32 = 0) {
+    package mutating func sign(with key: Ed25519.PrivateKey, groupID: [UInt8] = [], leafIndex: UInt32 = 0) {
         signature = MLSCrypto.signWithLabel(key, label: "LeafNodeTBS", content: tbs(groupID: groupID, leafIndex: leafIndex))
     }
 
     /// `true` when ``signature`` verifies under ``signatureKey`` (RFC 9420 §7.2, §7.3).
-    public func verifySignature(groupID: [UInt8] = [], leafIndex: UInt32 = 0) -> Bool {
+    package func verifySignature(groupID: [UInt8] = [], leafIndex: UInt32 = 0) -> Bool {
         MLSCrypto.verifyWithLabel(publicKey: signatureKey, label: "LeafNodeTBS",
                                   content: tbs(groupID: groupID, leafIndex: leafIndex), signature: signature)
     }

@@ -4,9 +4,9 @@
 /// copies with one retain instead of one per field. Not an `indirect enum`: Swift keeps the case
 /// of a two-case indirect enum in the top bit of the box pointer, which LeakSanitizer cannot
 /// follow, so every live parent node looked leaked (issue 20). Match on ``kind``.
-public struct Node: Hashable, Sendable, TLSCodable {
+package struct Node: Hashable, Sendable, TLSCodable {
     /// The node's content, for `switch`.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         case leaf(LeafNode)
         case parent(ParentNode)
     }
@@ -21,35 +21,35 @@ public struct Node: Hashable, Sendable, TLSCodable {
 
     private let box: Box
 
-    public static func leaf(_ node: LeafNode) -> Node { Node(box: Box(leaf: node, parent: nil)) }
-    public static func parent(_ node: ParentNode) -> Node { Node(box: Box(leaf: nil, parent: node)) }
+    package static func leaf(_ node: LeafNode) -> Node { Node(box: Box(leaf: node, parent: nil)) }
+    package static func parent(_ node: ParentNode) -> Node { Node(box: Box(leaf: nil, parent: node)) }
 
     private init(box: Box) { self.box = box }
 
-    public var kind: Kind {
+    package var kind: Kind {
         if let l = box.leaf { return .leaf(l) }
         return .parent(box.parent!)
     }
 
     /// The leaf node, `nil` for a parent.
-    public var leafNode: LeafNode? { box.leaf }
+    package var leafNode: LeafNode? { box.leaf }
     /// The parent node, `nil` for a leaf.
-    public var parentNode: ParentNode? { box.parent }
-    public var isLeaf: Bool { box.leaf != nil }
+    package var parentNode: ParentNode? { box.parent }
+    package var isLeaf: Bool { box.leaf != nil }
 
     /// `NodeType` values (RFC 9420 §7.8).
-    public enum NodeType: UInt8, Sendable { case leaf = 1, parent = 2 }
+    package enum NodeType: UInt8, Sendable { case leaf = 1, parent = 2 }
 
-    public var encryptionKey: [UInt8] { box.leaf?.encryptionKey ?? box.parent!.encryptionKey }
+    package var encryptionKey: [UInt8] { box.leaf?.encryptionKey ?? box.parent!.encryptionKey }
 
-    public static func == (a: Node, b: Node) -> Bool { a.box === b.box || (a.box.leaf == b.box.leaf && a.box.parent == b.box.parent) }
+    package static func == (a: Node, b: Node) -> Bool { a.box === b.box || (a.box.leaf == b.box.leaf && a.box.parent == b.box.parent) }
 
-    public func hash(into h: inout Hasher) {
+    package func hash(into h: inout Hasher) {
         h.combine(box.leaf)
         h.combine(box.parent)
     }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         switch try reader.readUInt8() {
         case NodeType.leaf.rawValue: self = .leaf(try LeafNode(from: &reader))
         case NodeType.parent.rawValue: self = .parent(try ParentNode(from: &reader))
@@ -57,7 +57,7 @@ public struct Node: Hashable, Sendable, TLSCodable {
         }
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         if let l = box.leaf {
             writer.writeUInt8(NodeType.leaf.rawValue); l.encode(to: &writer)
         } else {

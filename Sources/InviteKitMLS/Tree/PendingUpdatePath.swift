@@ -4,30 +4,30 @@ import InviteKitCrypto
 /// with the new path merged, the committer's new private keys and the commit secret. Build the
 /// provisional GroupContext from ``tree``, then call
 /// ``updatePath(groupContext:excludingAdded:rng:)``.
-public struct PendingUpdatePath: Sendable {
+package struct PendingUpdatePath: Sendable {
     let suite: CipherSuite
     /// The tree after the path (new leaf, parent keys and parent hashes).
-    public let tree: RatchetTree
+    package let tree: RatchetTree
     /// The committer's new leaf node.
-    public let leafNode: LeafNode
+    package let leafNode: LeafNode
     let path: [(node: UInt32, copathChild: UInt32)]
     /// `pathSecrets[i]` belongs to `path[i].node`.
     let pathSecrets: [SecureBytes]
     /// `commit_secret` (RFC 9420 §8): the path secret after the root's.
-    public let commitSecret: SecureBytes
+    package let commitSecret: SecureBytes
     /// The committer's private keys after the commit.
-    public let privateState: TreePrivateState
+    package let privateState: TreePrivateState
 
     /// The `path_secret` for a new member's GroupSecrets (RFC 9420 §12.4.3.1): the one of the
     /// lowest node of the filtered direct path above `leaf`, `nil` when there is none.
-    public func pathSecret(forJoiner leaf: UInt32) -> SecureBytes? {
+    package func pathSecret(forJoiner leaf: UInt32) -> SecureBytes? {
         path.firstIndex { TreeMath.contains($0.node, leaf: leaf) }.map { pathSecrets[$0] }
     }
 
     /// The UpdatePath: each path secret encrypted with `EncryptWithLabel(…, "UpdatePathNode",
     /// groupContext, …)` to every node of its copath child's resolution except the leaves in
     /// `excludingAdded` (the commit's new members), in resolution order (RFC 9420 §7.6, §12.4.2).
-    public func updatePath(groupContext: [UInt8], excludingAdded: Set<UInt32> = [],
+    package func updatePath(groupContext: [UInt8], excludingAdded: Set<UInt32> = [],
                            rng: RandomSource = SystemRandom()) throws -> UpdatePath {
         var nodes: [UpdatePathNode] = []
         nodes.reserveCapacity(path.count)

@@ -3,7 +3,7 @@ extension RatchetTree: TLSCodable {
     /// Parses a `ratchet_tree`. Fails on an empty tree, a trailing blank node
     /// (RFC 9420 §12.4.3.3), an `optional` presence byte other than 0 or 1, and a node whose type
     /// does not match its position.
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         let list: [Node?] = try reader.readVector { r in
             switch try r.readUInt8() {
             case 0: return nil
@@ -17,7 +17,7 @@ extension RatchetTree: TLSCodable {
     }
 
     /// Writes the tree without its trailing blank nodes.
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         let end = (storage.lastIndex { $0 != nil } ?? -1) + 1
         writer.writeVector { w in
             for n in storage[..<end] {

@@ -4,10 +4,10 @@ import InviteKitCrypto
 /// with SHA-256.
 extension RatchetTree {
     /// The tree hash of the root: the `tree_hash` of the GroupContext (RFC 9420 §7.8).
-    public var treeHash: [UInt8] { hashes[Int(root)] }
+    package var treeHash: [UInt8] { hashes[Int(root)] }
 
     /// The tree hash of every node, by node index (RFC 9420 §7.8).
-    public func treeHashes() -> [[UInt8]] { hashes }
+    package func treeHashes() -> [[UInt8]] { hashes }
 
     package func computeTreeHashes() -> [[UInt8]] {
         var out = [[UInt8]](repeating: [], count: storage.count)
@@ -100,7 +100,7 @@ extension RatchetTree {
     /// Checks that every non-blank parent node is parent-hash valid (RFC 9420 §7.9.2), top down:
     /// exactly one descendant of each such node must carry its parent hash, and that descendant
     /// must be the only node of its child's resolution besides the node's unmerged leaves.
-    public func verifyParentHashes() throws {
+    package func verifyParentHashes() throws {
         let cache = treeHashes()
         for i in stride(from: UInt32(1), to: UInt32(storage.count), by: 2) {
             guard let p = parentNode(i) else { continue }

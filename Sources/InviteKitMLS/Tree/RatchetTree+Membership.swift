@@ -4,7 +4,7 @@ extension RatchetTree {
     /// records it in the unmerged leaves of every non-blank parent on its direct path
     /// (RFC 9420 §12.1.1). Returns the new leaf index.
     @discardableResult
-    public mutating func addLeaf(_ leafNode: LeafNode) -> UInt32 {
+    package mutating func addLeaf(_ leafNode: LeafNode) -> UInt32 {
         let index: UInt32
         if let blank = (0..<leafCount).first(where: { self[node: TreeMath.nodeIndex(leaf: $0)] == nil }) {
             index = blank
@@ -26,14 +26,14 @@ extension RatchetTree {
 
     /// Replaces the leaf of a member that sent an Update and blanks its direct path
     /// (RFC 9420 §12.1.2).
-    public mutating func updateLeaf(_ leaf: UInt32, with leafNode: LeafNode) throws {
+    package mutating func updateLeaf(_ leaf: UInt32, with leafNode: LeafNode) throws {
         guard self.leaf(leaf) != nil else { throw MLSError(.invalidTree, "leaf \(leaf) is blank or out of range") }
         storage[Int(TreeMath.nodeIndex(leaf: leaf))] = .leaf(leafNode)
         blankDirectPath(leaf: leaf)
     }
 
     /// Blanks a leaf and its direct path, then truncates (RFC 9420 §12.1.3).
-    public mutating func removeLeaf(_ leaf: UInt32) throws {
+    package mutating func removeLeaf(_ leaf: UInt32) throws {
         guard self.leaf(leaf) != nil else { throw MLSError(.invalidTree, "leaf \(leaf) is blank or out of range") }
         storage[Int(TreeMath.nodeIndex(leaf: leaf))] = nil
         blankDirectPath(leaf: leaf)

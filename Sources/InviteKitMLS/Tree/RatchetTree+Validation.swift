@@ -13,7 +13,7 @@ extension RatchetTree {
     ///   parent between the two (§7.1, §4.1.1).
     ///
     /// Lifetimes are not checked, as §12.4.3.1 allows.
-    public func validate(suite: CipherSuite, groupID: [UInt8], expectedTreeHash: [UInt8]? = nil) throws {
+    package func validate(suite: CipherSuite, groupID: [UInt8], expectedTreeHash: [UInt8]? = nil) throws {
         guard suite.isSupported else { throw MLSError(.unsupportedCipherSuite, suite.description) }
         if let expectedTreeHash, treeHash != expectedTreeHash {
             throw MLSError(.treeHashMismatch, "ratchet tree hash differs from the GroupInfo's")

@@ -3,10 +3,10 @@
 ///
 /// The leaf count is always a power of two (RFC 9420 §7.7); the wire form drops trailing blank
 /// nodes (RFC 9420 §12.4.3.3) and ``init(from:)`` pads them back.
-public struct RatchetTree: Hashable, Sendable {
+package struct RatchetTree: Hashable, Sendable {
     /// Every node, `nil` when blank. `nodes.count == 2 * leafCount - 1`. Setting it recomputes
     /// every tree hash; the tree's own mutations write `storage` and rehash only what changed.
-    public internal(set) var nodes: [Node?] {
+    package internal(set) var nodes: [Node?] {
         get { storage }
         set {
             storage = newValue
@@ -20,13 +20,13 @@ public struct RatchetTree: Hashable, Sendable {
     var hashes: [[UInt8]] = []
 
     /// A one-member tree.
-    public init(firstLeaf: LeafNode) {
+    package init(firstLeaf: LeafNode) {
         storage = [.leaf(firstLeaf)]
         hashes = computeTreeHashes()
     }
 
-    public static func == (a: RatchetTree, b: RatchetTree) -> Bool { a.nodes == b.nodes }
-    public func hash(into h: inout Hasher) { h.combine(storage) }
+    package static func == (a: RatchetTree, b: RatchetTree) -> Bool { a.nodes == b.nodes }
+    package func hash(into h: inout Hasher) { h.combine(storage) }
 
     /// Builds from an array in RFC 9420 Appendix C order; trailing blanks may be omitted.
     /// Fails when a leaf slot holds a parent node or the reverse.
@@ -49,17 +49,17 @@ public struct RatchetTree: Hashable, Sendable {
     }
 
     /// Number of leaf slots (a power of two), blank or not.
-    public var leafCount: UInt32 { UInt32((storage.count + 1) / 2) }
+    package var leafCount: UInt32 { UInt32((storage.count + 1) / 2) }
 
     package var root: UInt32 { TreeMath.root(leafCount: leafCount) }
 
     /// The node at node index `index`, `nil` when blank or out of range.
-    public subscript(node index: UInt32) -> Node? {
+    package subscript(node index: UInt32) -> Node? {
         Int(index) < storage.count ? storage[Int(index)] : nil
     }
 
     /// The leaf node at leaf index `leaf`, `nil` when blank or out of range.
-    public func leaf(_ leaf: UInt32) -> LeafNode? {
+    package func leaf(_ leaf: UInt32) -> LeafNode? {
         self[node: TreeMath.nodeIndex(leaf: leaf)]?.leafNode
     }
 
@@ -68,7 +68,7 @@ public struct RatchetTree: Hashable, Sendable {
     }
 
     /// Leaf indices of the non-blank leaves, ascending.
-    public var occupiedLeaves: [UInt32] {
+    package var occupiedLeaves: [UInt32] {
         (0..<leafCount).filter { leaf($0) != nil }
     }
 
@@ -129,13 +129,13 @@ public struct RatchetTree: Hashable, Sendable {
     }
 
     /// The filtered direct path of `leaf` (RFC 9420 §4.1.2).
-    public func filteredDirectPath(leaf: UInt32) -> [UInt32] {
+    package func filteredDirectPath(leaf: UInt32) -> [UInt32] {
         filteredDirectPathWithCopath(leaf: leaf).map(\.node)
     }
 
     /// The resolution of a node (RFC 9420 §4.1.1): the node itself and its unmerged leaves when it
     /// is not blank; nothing for a blank leaf; otherwise the resolutions of its two children.
-    public func resolution(of index: UInt32) -> [UInt32] {
+    package func resolution(of index: UInt32) -> [UInt32] {
         var out: [UInt32] = []
         appendResolution(of: index, to: &out)
         return out
@@ -157,13 +157,13 @@ public struct RatchetTree: Hashable, Sendable {
     // MARK: lookups
 
     /// The leaf index of the member whose leaf carries `signatureKey`.
-    public func leafIndex(signatureKey: [UInt8]) -> UInt32? {
+    package func leafIndex(signatureKey: [UInt8]) -> UInt32? {
         (0..<leafCount).first { leaf($0)?.signatureKey == signatureKey }
     }
 
     /// The leaf index of the first member whose credential identity is `identity` (for Marmot, the
     /// member's Nostr public key).
-    public func leafIndex(identity: [UInt8]) -> UInt32? {
+    package func leafIndex(identity: [UInt8]) -> UInt32? {
         (0..<leafCount).first { leaf($0)?.credential.identity == identity }
     }
 }

@@ -9,7 +9,7 @@ import InviteKitCrypto
 ///   ``PendingUpdatePath/updatePath(groupContext:excludingAdded:rng:)``;
 /// - receiver: ``merge(_:from:into:groupID:)``, then the GroupContext from the merged tree, then
 ///   ``decrypt(_:from:tree:privateState:groupContext:excludingAdded:suite:)``.
-public enum TreeKEM {
+package enum TreeKEM {
     static let encryptLabel = "UpdatePathNode"
 
     /// `DeriveKeyPair(DeriveSecret(path_secret, "node"))` (RFC 9420 §7.4).
@@ -27,7 +27,7 @@ public enum TreeKEM {
     /// `path_secret[0]` are drawn from `rng`. The new leaf copies `leafNode` (default: the current
     /// leaf) with the new encryption key, `signingKey`'s public key, source `commit` with its parent
     /// hash, and a signature over `LeafNodeTBS` bound to `groupID` and `leafIndex`.
-    public static func preparePath(tree: RatchetTree, leafIndex: UInt32, suite: CipherSuite, groupID: [UInt8],
+    package static func preparePath(tree: RatchetTree, leafIndex: UInt32, suite: CipherSuite, groupID: [UInt8],
                                    signingKey: Ed25519.PrivateKey, leafNode: LeafNode? = nil,
                                    rng: RandomSource = SystemRandom()) throws -> PendingUpdatePath {
         guard suite.isSupported else { throw MLSError(.unsupportedCipherSuite, suite.description) }
@@ -62,7 +62,7 @@ public enum TreeKEM {
     /// that its leaf has source `commit` and a valid signature bound to `groupID` and `sender`, and
     /// that the leaf's parent hash is the one the path implies (RFC 9420 §7.9.2). `tree` must
     /// already reflect the commit's proposals; it is left unchanged on error.
-    public static func merge(_ path: UpdatePath, from sender: UInt32, into tree: inout RatchetTree, groupID: [UInt8]) throws {
+    package static func merge(_ path: UpdatePath, from sender: UInt32, into tree: inout RatchetTree, groupID: [UInt8]) throws {
         guard tree.leaf(sender) != nil else { throw MLSError(.invalidUpdatePath, "sender leaf \(sender) is blank or out of range") }
         let steps = tree.filteredDirectPathWithCopath(leaf: sender)
         guard path.nodes.count == steps.count else {
@@ -130,7 +130,7 @@ public enum TreeKEM {
     /// the path, checks each derived public key against the path (RFC 9420 §7.5), and returns the
     /// member's new private state, the `commit_secret` and the decrypted path secret.
     /// `excludingAdded` lists the leaves the commit added: they got no ciphertext (RFC 9420 §12.4.2).
-    public static func decrypt(_ path: UpdatePath, from sender: UInt32, tree: RatchetTree, privateState: TreePrivateState,
+    package static func decrypt(_ path: UpdatePath, from sender: UInt32, tree: RatchetTree, privateState: TreePrivateState,
                                groupContext: [UInt8], excludingAdded: Set<UInt32> = [],
                                suite: CipherSuite) throws -> (privateState: TreePrivateState, commitSecret: SecureBytes, pathSecret: SecureBytes) {
         let me = privateState.leafIndex

@@ -6,7 +6,7 @@ extension TreePrivateState {
     static let envelope = VersionedEnvelope("tree private state", version: 1)
 
     /// The state as bytes, in zeroizing storage.
-    public func serialized() -> SecureBytes {
+    package func serialized() -> SecureBytes {
         Self.envelope.seal(capacity: 64 + pathKeys.count * 40) { w in
             w.writeUInt32(leafIndex)
             var leaf = leafKey.rawRepresentation.exportBytes()
@@ -24,7 +24,7 @@ extension TreePrivateState {
     }
 
     /// Reads the form ``serialized()`` writes.
-    public init(serialized data: SecureBytes) throws {
+    package init(serialized data: SecureBytes) throws {
         let (index, leafKey, keys) = try Self.envelope.open(data) { _, r in
             let index = try r.readUInt32()
             var leaf = try r.readOpaque()

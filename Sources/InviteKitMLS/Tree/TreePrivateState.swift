@@ -2,9 +2,9 @@ import InviteKitCrypto
 
 /// A member's private TreeKEM keys (RFC 9420 §7.4): the HPKE private key of its leaf and of each
 /// parent node on its direct path whose path secret it learned. Keys stay in `SecureBytes`.
-public struct TreePrivateState: Sendable {
+package struct TreePrivateState: Sendable {
     /// The member's leaf index.
-    public let leafIndex: UInt32
+    package let leafIndex: UInt32
     /// The leaf's HPKE private key.
     let leafKey: X25519.PrivateKey
     /// HPKE private keys of parent nodes, by node index.
@@ -12,7 +12,7 @@ public struct TreePrivateState: Sendable {
 
     /// A member that knows only its leaf key (a joiner before it applies a path secret, or a member
     /// whose path was blanked).
-    public init(leafIndex: UInt32, leafKey: X25519.PrivateKey) {
+    package init(leafIndex: UInt32, leafKey: X25519.PrivateKey) {
         self.leafIndex = leafIndex
         self.leafKey = leafKey
         self.pathKeys = [:]
@@ -47,7 +47,7 @@ public struct TreePrivateState: Sendable {
 
     /// Applies the `path_secret` a Welcome carries (RFC 9420 §12.4.3.1): it belongs to the lowest
     /// node of the committer's filtered direct path above this member.
-    public mutating func applyWelcomePathSecret(_ pathSecret: SecureBytes, committer: UInt32, tree: RatchetTree) throws {
+    package mutating func applyWelcomePathSecret(_ pathSecret: SecureBytes, committer: UInt32, tree: RatchetTree) throws {
         let path = tree.filteredDirectPath(leaf: committer)
         guard let start = path.first(where: { TreeMath.contains($0, leaf: leafIndex) }) else {
             throw MLSError(.invalidUpdatePath, "no common ancestor with the committer")
@@ -62,7 +62,7 @@ public struct TreePrivateState: Sendable {
     }
 
     /// Fails unless every key held matches the public key of a non-blank node of `tree`.
-    public func verifyConsistency(with tree: RatchetTree) throws {
+    package func verifyConsistency(with tree: RatchetTree) throws {
         guard tree.leaf(leafIndex)?.encryptionKey == leafKey.publicKey else {
             throw MLSError(.invalidKey, "leaf private key does not match leaf \(leafIndex)")
         }

@@ -1,15 +1,15 @@
 /// `GroupContext` (RFC 9420 §8.1): the group's shared state that every epoch's secrets and
 /// signatures bind to.
-public struct GroupContext: Hashable, Sendable, TLSCodable {
-    public var version: ProtocolVersion
-    public var cipherSuite: CipherSuite
-    public var groupID: [UInt8]
-    public var epoch: UInt64
-    public var treeHash: [UInt8]
-    public var confirmedTranscriptHash: [UInt8]
-    public var extensions: [MLSExtension]
+package struct GroupContext: Hashable, Sendable, TLSCodable {
+    package var version: ProtocolVersion
+    package var cipherSuite: CipherSuite
+    package var groupID: [UInt8]
+    package var epoch: UInt64
+    package var treeHash: [UInt8]
+    package var confirmedTranscriptHash: [UInt8]
+    package var extensions: [MLSExtension]
 
-    public init(version: ProtocolVersion = .mls10, cipherSuite: CipherSuite, groupID: [UInt8], epoch: UInt64,
+    package init(version: ProtocolVersion = .mls10, cipherSuite: CipherSuite, groupID: [UInt8], epoch: UInt64,
                 treeHash: [UInt8], confirmedTranscriptHash: [UInt8], extensions: [MLSExtension]) {
         self.version = version
         self.cipherSuite = cipherSuite
@@ -20,7 +20,7 @@ public struct GroupContext: Hashable, Sendable, TLSCodable {
         self.extensions = extensions
     }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         version = try ProtocolVersion(from: &reader)
         cipherSuite = try CipherSuite(from: &reader)
         groupID = try reader.readOpaque()
@@ -30,7 +30,7 @@ public struct GroupContext: Hashable, Sendable, TLSCodable {
         extensions = try reader.readVector { try MLSExtension(from: &$0) }
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         version.encode(to: &writer)
         cipherSuite.encode(to: &writer)
         writer.writeOpaque(groupID)
@@ -41,5 +41,5 @@ public struct GroupContext: Hashable, Sendable, TLSCodable {
     }
 
     /// The first extension of `type`, if any.
-    public func `extension`(_ type: UInt16) -> MLSExtension? { extensions.first { $0.extensionType == type } }
+    package func `extension`(_ type: UInt16) -> MLSExtension? { extensions.first { $0.extensionType == type } }
 }

@@ -1,13 +1,13 @@
 /// `GroupInfo` (RFC 9420 §12.4.3): the state a joiner needs, signed by the committer.
-public struct GroupInfo: Hashable, Sendable, TLSCodable {
-    public var groupContext: GroupContext
-    public var extensions: [MLSExtension]
-    public var confirmationTag: [UInt8]
+package struct GroupInfo: Hashable, Sendable, TLSCodable {
+    package var groupContext: GroupContext
+    package var extensions: [MLSExtension]
+    package var confirmationTag: [UInt8]
     /// The leaf index of the signer.
-    public var signer: UInt32
-    public var signature: [UInt8]
+    package var signer: UInt32
+    package var signature: [UInt8]
 
-    public init(groupContext: GroupContext, extensions: [MLSExtension], confirmationTag: [UInt8], signer: UInt32, signature: [UInt8]) {
+    package init(groupContext: GroupContext, extensions: [MLSExtension], confirmationTag: [UInt8], signer: UInt32, signature: [UInt8]) {
         self.groupContext = groupContext
         self.extensions = extensions
         self.confirmationTag = confirmationTag
@@ -15,7 +15,7 @@ public struct GroupInfo: Hashable, Sendable, TLSCodable {
         self.signature = signature
     }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         groupContext = try GroupContext(from: &reader)
         extensions = try reader.readVector { try MLSExtension(from: &$0) }
         confirmationTag = try reader.readOpaque()
@@ -24,7 +24,7 @@ public struct GroupInfo: Hashable, Sendable, TLSCodable {
     }
 
     /// `GroupInfoTBS`: every field but the signature.
-    public var tbs: [UInt8] {
+    package var tbs: [UInt8] {
         var w = TLSWriter(capacity: 256)
         encodeTBS(to: &w)
         return w.bytes
@@ -37,11 +37,11 @@ public struct GroupInfo: Hashable, Sendable, TLSCodable {
         writer.writeUInt32(signer)
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         encodeTBS(to: &writer)
         writer.writeOpaque(signature)
     }
 
     /// The first extension of `type`, if any.
-    public func `extension`(_ type: UInt16) -> MLSExtension? { extensions.first { $0.extensionType == type } }
+    package func `extension`(_ type: UInt16) -> MLSExtension? { extensions.first { $0.extensionType == type } }
 }

@@ -1,18 +1,18 @@
 import InviteKitCrypto
 
 /// `GroupSecrets` (RFC 9420 §12.4.3.1): what a Welcome encrypts to each joiner's init key.
-public struct GroupSecrets: Sendable, TLSCodable {
-    public let joinerSecret: SecureBytes
-    public let pathSecret: PathSecret?
-    public let psks: [PreSharedKeyID]
+package struct GroupSecrets: Sendable, TLSCodable {
+    package let joinerSecret: SecureBytes
+    package let pathSecret: PathSecret?
+    package let psks: [PreSharedKeyID]
 
-    public init(joinerSecret: SecureBytes, pathSecret: PathSecret?, psks: [PreSharedKeyID] = []) {
+    package init(joinerSecret: SecureBytes, pathSecret: PathSecret?, psks: [PreSharedKeyID] = []) {
         self.joinerSecret = joinerSecret
         self.pathSecret = pathSecret
         self.psks = psks
     }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         var js = try reader.readOpaque()
         defer { zeroize(&js) }
         joinerSecret = SecureBytes(copying: js)
@@ -20,14 +20,14 @@ public struct GroupSecrets: Sendable, TLSCodable {
         psks = try reader.readVector { try PreSharedKeyID(from: &$0) }
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         joinerSecret.withUnsafeBytes { writer.writeOpaque($0) }
         writer.writeOptional(pathSecret)
         writer.writeVector(psks)
     }
 
     /// The serialization in zeroizing storage.
-    public var secureSerialization: SecureBytes {
+    package var secureSerialization: SecureBytes {
         var w = TLSWriter(capacity: 128)
         encode(to: &w)
         var bytes = w.takeBytes()

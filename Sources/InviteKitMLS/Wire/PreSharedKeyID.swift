@@ -1,21 +1,21 @@
 /// `PreSharedKeyID` (RFC 9420 §8.4). Parsed so that messages carrying it round-trip; the Marmot
 /// profile uses no PSKs, and the engine refuses them.
-public struct PreSharedKeyID: Hashable, Sendable, TLSCodable {
+package struct PreSharedKeyID: Hashable, Sendable, TLSCodable {
     /// `PSKType` with its dependent fields.
-    public enum Kind: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         case external(pskID: [UInt8])
         case resumption(usage: UInt8, groupID: [UInt8], epoch: UInt64)
     }
 
-    public var kind: Kind
-    public var nonce: [UInt8]
+    package var kind: Kind
+    package var nonce: [UInt8]
 
-    public init(kind: Kind, nonce: [UInt8]) {
+    package init(kind: Kind, nonce: [UInt8]) {
         self.kind = kind
         self.nonce = nonce
     }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         switch try reader.readUInt8() {
         case 1: kind = .external(pskID: try reader.readOpaque())
         case 2:
@@ -26,7 +26,7 @@ public struct PreSharedKeyID: Hashable, Sendable, TLSCodable {
         nonce = try reader.readOpaque()
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         switch kind {
         case .external(let id):
             writer.writeUInt8(1)

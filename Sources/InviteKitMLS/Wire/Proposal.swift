@@ -3,9 +3,9 @@
 /// Every RFC 9420 proposal type parses and re-serializes; the engine acts on Add, Update,
 /// Remove, GroupContextExtensions and SelfRemove and refuses the rest (the Marmot profile has no
 /// PSKs, ReInit or external joins).
-public enum Proposal: Hashable, Sendable, TLSCodable {
+package enum Proposal: Hashable, Sendable, TLSCodable {
     /// `ProposalType` values (RFC 9420 §17.4; SelfRemove: draft-ietf-mls-extensions §7.3.3).
-    public enum ProposalType: UInt16, Sendable, CaseIterable {
+    package enum ProposalType: UInt16, Sendable, CaseIterable {
         case add = 1, update = 2, remove = 3, psk = 4, reinit = 5, externalInit = 6, groupContextExtensions = 7
         case selfRemove = 0x000a
     }
@@ -27,7 +27,7 @@ public enum Proposal: Hashable, Sendable, TLSCodable {
     /// `struct {} SelfRemove;`.
     case selfRemove
 
-    public var proposalType: ProposalType {
+    package var proposalType: ProposalType {
         switch self {
         case .add: return .add
         case .update: return .update
@@ -40,7 +40,7 @@ public enum Proposal: Hashable, Sendable, TLSCodable {
         }
     }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         let raw = try reader.readUInt16()
         guard let type = ProposalType(rawValue: raw) else { throw MLSError(.invalidValue, "proposal type \(raw)") }
         switch type {
@@ -55,7 +55,7 @@ public enum Proposal: Hashable, Sendable, TLSCodable {
         }
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         writer.writeUInt16(proposalType.rawValue)
         switch self {
         case .add(let kp): kp.encode(to: &writer)
@@ -71,7 +71,7 @@ public enum Proposal: Hashable, Sendable, TLSCodable {
 
     /// Parses the body of a proposal whose type is already known (the messages vector gives
     /// each proposal without its type field).
-    public static func parseBody(_ type: ProposalType, _ bytes: [UInt8]) throws -> Proposal {
+    package static func parseBody(_ type: ProposalType, _ bytes: [UInt8]) throws -> Proposal {
         var w = TLSWriter(capacity: bytes.count + 2)
         w.writeUInt16(type.rawValue)
         w.writeBytes(bytes)
@@ -79,5 +79,5 @@ public enum Proposal: Hashable, Sendable, TLSCodable {
     }
 
     /// The serialization without the leading type.
-    public var bodyBytes: [UInt8] { Array(tlsSerialized.dropFirst(2)) }
+    package var bodyBytes: [UInt8] { Array(tlsSerialized.dropFirst(2)) }
 }

@@ -2,12 +2,12 @@ import InviteKitCrypto
 
 /// `ProposalOrRef` (RFC 9420 §12.4): a proposal carried in the Commit, or the reference of one
 /// sent earlier in the epoch.
-public enum ProposalOrRef: Hashable, Sendable, TLSCodable {
+package enum ProposalOrRef: Hashable, Sendable, TLSCodable {
     case proposal(Proposal)
     /// `ProposalRef = MakeProposalRef(AuthenticatedContent)` (RFC 9420 §5.2).
     case reference([UInt8])
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         switch try reader.readUInt8() {
         case 1: self = .proposal(try Proposal(from: &reader))
         case 2: self = .reference(try reader.readOpaque())
@@ -15,7 +15,7 @@ public enum ProposalOrRef: Hashable, Sendable, TLSCodable {
         }
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         switch self {
         case .proposal(let p):
             writer.writeUInt8(1)
@@ -28,7 +28,7 @@ public enum ProposalOrRef: Hashable, Sendable, TLSCodable {
 
     /// `MakeProposalRef(value) = RefHash("MLS 1.0 Proposal Reference", value)` over the
     /// serialized AuthenticatedContent that carried the proposal (RFC 9420 §5.2).
-    public static func makeReference(authenticatedContent: [UInt8]) -> [UInt8] {
+    package static func makeReference(authenticatedContent: [UInt8]) -> [UInt8] {
         MLSCrypto.refHash(label: "MLS 1.0 Proposal Reference", value: authenticatedContent)
     }
 }

@@ -1,23 +1,23 @@
 /// The `ratchet_tree` extension (RFC 9420 §12.4.3.3, type 0x0002): `optional<Node>
 /// ratchet_tree<V>;`, the tree's nodes in array order, blanks as absent entries.
-public struct RatchetTreeExtension: Hashable, Sendable, TLSCodable {
+package struct RatchetTreeExtension: Hashable, Sendable, TLSCodable {
     /// The extension type.
-    public static let extensionType: UInt16 = 0x0002
+    package static let extensionType: UInt16 = 0x0002
 
-    public var nodes: [Node?]
+    package var nodes: [Node?]
 
-    public init(nodes: [Node?]) { self.nodes = nodes }
+    package init(nodes: [Node?]) { self.nodes = nodes }
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         nodes = try reader.readVector { r in try r.readOptional { try Node(from: &$0) } }
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         writer.writeVector { w in for n in nodes { w.writeOptional(n) } }
     }
 
     /// As a GroupInfo extension.
-    public var asExtension: MLSExtension { MLSExtension(type: Self.extensionType, data: tlsSerialized) }
+    package var asExtension: MLSExtension { MLSExtension(type: Self.extensionType, data: tlsSerialized) }
 }
 
 extension RatchetTreeExtension {

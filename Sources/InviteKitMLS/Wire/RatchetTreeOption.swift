@@ -13,12 +13,12 @@ import InviteKitCrypto
 ///   case outOfBand: opaque tree_signature<V>;
 ///   case distributionService: struct {}; }; } RatchetTreeOption;
 /// ```
-public enum RatchetTreeOption: Hashable, Sendable, TLSCodable {
+package enum RatchetTreeOption: Hashable, Sendable, TLSCodable {
     /// The draft names no extension type; this one is from the private-use range (RFC 9420 §17.3),
     /// next to Marmot's 0xf2ee (PROTOCOL §5.11).
-    public static let extensionType: UInt16 = 0xf2ef
+    package static let extensionType: UInt16 = 0xf2ef
     /// The `SignWithLabel` label of `tree_signature` (RFC 9420 §5.1.2).
-    public static let signatureLabel = "RatchetTreeSignature"
+    package static let signatureLabel = "RatchetTreeSignature"
 
     /// The serialized `ratchet_tree` (a `Node` vector) verbatim.
     case full(treeBytes: [UInt8])
@@ -26,7 +26,7 @@ public enum RatchetTreeOption: Hashable, Sendable, TLSCodable {
     case outOfBand(treeSignature: [UInt8])
     case distributionService
 
-    public init(from reader: inout TLSReader) throws {
+    package init(from reader: inout TLSReader) throws {
         switch try reader.readUInt8() {
         case 1:
             // Node ratchet_tree<V>: keep the vector's bytes, with their length prefix.
@@ -41,7 +41,7 @@ public enum RatchetTreeOption: Hashable, Sendable, TLSCodable {
         }
     }
 
-    public func encode(to writer: inout TLSWriter) {
+    package func encode(to writer: inout TLSWriter) {
         switch self {
         case let .full(treeBytes):
             writer.writeUInt8(1)
@@ -59,11 +59,11 @@ public enum RatchetTreeOption: Hashable, Sendable, TLSCodable {
     }
 
     /// As a GroupInfo extension.
-    public var asExtension: MLSExtension { MLSExtension(type: Self.extensionType, data: tlsSerialized) }
+    package var asExtension: MLSExtension { MLSExtension(type: Self.extensionType, data: tlsSerialized) }
 
     /// What `tree_signature` signs (the draft leaves it open; PROTOCOL §5.11):
     /// `struct { opaque group_id<V>; uint64 epoch; opaque tree_hash<V>; } RatchetTreeTBS;`
-    public static func treeTBS(groupID: [UInt8], epoch: UInt64, treeHash: [UInt8]) -> [UInt8] {
+    package static func treeTBS(groupID: [UInt8], epoch: UInt64, treeHash: [UInt8]) -> [UInt8] {
         var w = TLSWriter(capacity: 96)
         w.writeOpaque(groupID)
         w.writeUInt64(epoch)
@@ -72,7 +72,7 @@ public enum RatchetTreeOption: Hashable, Sendable, TLSCodable {
     }
 
     /// `.outOfBand` signed by the GroupInfo's signer over the new epoch's tree hash.
-    public static func outOfBand(signer: Ed25519.PrivateKey, groupID: [UInt8], epoch: UInt64, treeHash: [UInt8]) -> RatchetTreeOption {
+    package static func outOfBand(signer: Ed25519.PrivateKey, groupID: [UInt8], epoch: UInt64, treeHash: [UInt8]) -> RatchetTreeOption {
         .outOfBand(treeSignature: MLSCrypto.signWithLabel(signer, label: signatureLabel,
                                                           content: treeTBS(groupID: groupID, epoch: epoch, treeHash: treeHash)))
     }

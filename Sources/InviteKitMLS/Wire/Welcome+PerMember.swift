@@ -6,7 +6,7 @@
 extension Welcome {
     /// This Welcome with only the entries for `references` (KeyPackageRefs), in their original
     /// order. Throws `not_found` when an entry is missing.
-    public func restricted(to references: [[UInt8]]) throws -> Welcome {
+    package func restricted(to references: [[UInt8]]) throws -> Welcome {
         let keep = Set(references)
         let kept = secrets.filter { keep.contains($0.newMember) }
         guard Set(kept.map(\.newMember)) == keep else { throw MLSError(.notFound, "the Welcome has no entry for a requested KeyPackage") }

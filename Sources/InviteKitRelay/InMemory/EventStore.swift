@@ -5,9 +5,9 @@ import InviteKitNostr
 /// replaceable kinds (0, 3, 10000–19999) keep the newest per pubkey+kind; addressable kinds
 /// (30000–39999) keep the newest per pubkey+kind+`d`; ephemeral kinds (20000–29999) are not stored;
 /// kind 5 deletes the author's own `e`/`a`-referenced events. Ties on `created_at` keep the lowest id.
-public struct EventStore: Sendable {
+package struct EventStore: Sendable {
     /// Why an event was not stored.
-    public enum InsertResult: Sendable, Hashable {
+    package enum InsertResult: Sendable, Hashable {
         case stored
         /// Same id already held.
         case duplicate
@@ -25,23 +25,23 @@ public struct EventStore: Sendable {
     /// Addressable coordinates deleted up to a `created_at` (NIP-09 `a` tags).
     private var deletedAddresses: [String: Int64] = [:]
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { byId.count }
-    public var all: [NostrEvent] { Array(byId.values) }
+    package var count: Int { byId.count }
+    package var all: [NostrEvent] { Array(byId.values) }
 
-    public static func isReplaceable(_ kind: Int) -> Bool { kind == 0 || kind == 3 || (10000..<20000).contains(kind) }
-    public static func isEphemeral(_ kind: Int) -> Bool { (20000..<30000).contains(kind) }
-    public static func isAddressable(_ kind: Int) -> Bool { (30000..<40000).contains(kind) }
+    package static func isReplaceable(_ kind: Int) -> Bool { kind == 0 || kind == 3 || (10000..<20000).contains(kind) }
+    package static func isEphemeral(_ kind: Int) -> Bool { (20000..<30000).contains(kind) }
+    package static func isAddressable(_ kind: Int) -> Bool { (30000..<40000).contains(kind) }
 
     /// `kind:pubkey:d`, the NIP-01 address of an addressable event (and the key of a replaceable one, d = "").
-    public static func address(of e: NostrEvent) -> String? {
+    package static func address(of e: NostrEvent) -> String? {
         if isReplaceable(e.kind) { return "\(e.kind):\(e.pubkey):" }
         if isAddressable(e.kind) { return "\(e.kind):\(e.pubkey):\(e.firstTagValue("d") ?? "")" }
         return nil
     }
 
-    public mutating func insert(_ e: NostrEvent) -> InsertResult {
+    package mutating func insert(_ e: NostrEvent) -> InsertResult {
         if byId[e.id] != nil { return .duplicate }
         if deletedIds.contains(e.id) { return .deleted }
         if Self.isEphemeral(e.kind) { return .ephemeral }
@@ -82,7 +82,7 @@ public struct EventStore: Sendable {
 
     /// Stored events matching any filter, each filter's `limit` applied to its own newest-first
     /// list, merged without duplicates, newest first (ties: lowest id).
-    public func query(_ filters: [NostrFilter]) -> [NostrEvent] {
+    package func query(_ filters: [NostrFilter]) -> [NostrEvent] {
         var seen = Set<String>()
         var out = [NostrEvent]()
         for f in filters {

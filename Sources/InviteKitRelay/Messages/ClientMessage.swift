@@ -2,14 +2,14 @@ import InviteKitNostr
 
 /// A client→relay message ([NIP-01](https://github.com/nostr-protocol/nips/blob/master/01.md),
 /// [NIP-42](https://github.com/nostr-protocol/nips/blob/master/42.md) for `AUTH`).
-public enum ClientMessage: Sendable, Hashable {
+package enum ClientMessage: Sendable, Hashable {
     case event(NostrEvent)
     case req(subscriptionId: String, filters: [NostrFilter])
     case close(subscriptionId: String)
     case auth(NostrEvent)
 
     /// The compact JSON text sent as one WebSocket text frame.
-    public var jsonBytes: [UInt8] {
+    package var jsonBytes: [UInt8] {
         var w = JSONWriter(capacity: 256)
         switch self {
         case .event(let e):
@@ -40,5 +40,5 @@ public enum ClientMessage: Sendable, Hashable {
         return w.bytes
     }
 
-    public var jsonString: String { String(decoding: jsonBytes, as: UTF8.self) }
+    package var jsonString: String { String(decoding: jsonBytes, as: UTF8.self) }
 }

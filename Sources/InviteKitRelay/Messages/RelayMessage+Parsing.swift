@@ -3,12 +3,12 @@ import InviteKitNostr
 
 extension RelayMessage {
     /// Largest relay message accepted: an event at ``NostrEvent/defaultMaxJSONBytes`` plus framing.
-    public static let maxMessageBytes = NostrEvent.defaultMaxJSONBytes + 64 * 1024
+    package static let maxMessageBytes = NostrEvent.defaultMaxJSONBytes + 64 * 1024
 
     /// Parses one relay message. Every way it can be wrong is a typed ``RelayError``:
     /// `malformedMessage` (not JSON, wrong arity or element types), `unknownMessageType`,
     /// `invalidEvent` (the embedded event fails ``NostrEvent/init(jsonValue:requireSignature:)``).
-    public init<B: ContiguousBytes>(json: B) throws(RelayError) {
+    package init<B: ContiguousBytes>(json: B) throws(RelayError) {
         let value: JSONValue
         do { value = try JSONParser.parse(json, maxBytes: Self.maxMessageBytes, maxDepth: 8) } catch {
             throw RelayError(.malformedMessage, "not JSON: \(error.description)")
@@ -61,7 +61,7 @@ extension RelayMessage {
         }
     }
 
-    public init(json: String) throws(RelayError) {
+    package init(json: String) throws(RelayError) {
         try self.init(json: Array(json.utf8))
     }
 }

@@ -2,7 +2,7 @@ import InviteKitNostr
 
 /// A relay→client message ([NIP-01](https://github.com/nostr-protocol/nips/blob/master/01.md),
 /// [NIP-42](https://github.com/nostr-protocol/nips/blob/master/42.md) for `AUTH`).
-public enum RelayMessage: Sendable, Hashable {
+package enum RelayMessage: Sendable, Hashable {
     /// `["EVENT", <subscription id>, <event>]`. The event is shape-checked only; the client verifies it.
     case event(subscriptionId: String, event: NostrEvent)
     case ok(OKMessage)

@@ -6,7 +6,7 @@ extension Store {
     /// that never creates, migrates or repairs anything: the schema version, the lines of
     /// `PRAGMA integrity_check` (`["ok"]` when sound) and the outbound events some relay has
     /// not settled yet (docs/storage.md §2).
-    public static func inspect(path: String) throws -> (schemaVersion: Int, integrity: [String], queuedDeliveries: Int) {
+    package static func inspect(path: String) throws -> (schemaVersion: Int, integrity: [String], queuedDeliveries: Int) {
         let store = try openUnmigrated(path: path)
         return try store.read { tx in
             let version = try tx.userVersion()

@@ -6,21 +6,21 @@ import GRDB
 public struct StoreTransaction {
     let db: Database
 
-    public var identity: IdentityTable { IdentityTable(db: db) }
-    public var groups: GroupsTable { GroupsTable(db: db) }
-    public var keyPackages: KeyPackagesTable { KeyPackagesTable(db: db) }
-    public var invites: InvitesTable { InvitesTable(db: db) }
-    public var consumedTags: ConsumedTagsTable { ConsumedTagsTable(db: db) }
-    public var bufferedEvents: BufferedEventsTable { BufferedEventsTable(db: db) }
-    public var processedRequests: ProcessedRequestsTable { ProcessedRequestsTable(db: db) }
-    public var pendingCommits: PendingCommitsTable { PendingCommitsTable(db: db) }
-    public var outbound: OutboundTable { OutboundTable(db: db) }
-    public var messages: MessagesTable { MessagesTable(db: db) }
-    public var pendingJoins: PendingJoinsTable { PendingJoinsTable(db: db) }
-    public var pendingApprovals: PendingApprovalsTable { PendingApprovalsTable(db: db) }
+    package var identity: IdentityTable { IdentityTable(db: db) }
+    package var groups: GroupsTable { GroupsTable(db: db) }
+    package var keyPackages: KeyPackagesTable { KeyPackagesTable(db: db) }
+    package var invites: InvitesTable { InvitesTable(db: db) }
+    package var consumedTags: ConsumedTagsTable { ConsumedTagsTable(db: db) }
+    package var bufferedEvents: BufferedEventsTable { BufferedEventsTable(db: db) }
+    package var processedRequests: ProcessedRequestsTable { ProcessedRequestsTable(db: db) }
+    package var pendingCommits: PendingCommitsTable { PendingCommitsTable(db: db) }
+    package var outbound: OutboundTable { OutboundTable(db: db) }
+    package var messages: MessagesTable { MessagesTable(db: db) }
+    package var pendingJoins: PendingJoinsTable { PendingJoinsTable(db: db) }
+    package var pendingApprovals: PendingApprovalsTable { PendingApprovalsTable(db: db) }
 
     /// Kills the process here when `name` is the armed fail point (tests only; a no-op otherwise).
-    public func failPoint(_ name: String) { FailPoint.hit(name) }
+    package func failPoint(_ name: String) { FailPoint.hit(name) }
 
     func userVersion() throws -> Int { try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0 }
 }

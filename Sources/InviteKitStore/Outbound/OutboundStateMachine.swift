@@ -3,13 +3,13 @@ import Foundation
 /// The outbound queue's rules, with no database and no sockets: `queued → sent → acked`, or
 /// `rejected` with the relay's reason, or `given_up` after the ``RetryPolicy``. Final states
 /// absorb every later event, so a late or repeated `OK` changes nothing.
-public struct OutboundStateMachine: Sendable, Hashable {
-    public var policy: RetryPolicy
+package struct OutboundStateMachine: Sendable, Hashable {
+    package var policy: RetryPolicy
 
-    public init(policy: RetryPolicy = .standard) { self.policy = policy }
+    package init(policy: RetryPolicy = .standard) { self.policy = policy }
 
     /// The delivery after `event`.
-    public func apply(_ event: DeliveryEvent, to delivery: RelayDelivery) -> RelayDelivery {
+    package func apply(_ event: DeliveryEvent, to delivery: RelayDelivery) -> RelayDelivery {
         guard !delivery.status.isFinal else { return delivery }
         var d = delivery
         switch event {
@@ -49,12 +49,12 @@ public struct OutboundStateMachine: Sendable, Hashable {
     }
 
     /// Whether the scheduler should write `delivery` now: queued and due, or sent and past its ack timeout.
-    public func isDue(_ delivery: RelayDelivery, now: Int64) -> Bool {
+    package func isDue(_ delivery: RelayDelivery, now: Int64) -> Bool {
         (delivery.status == .queued || delivery.status == .sent) && delivery.nextAttemptAt <= now
     }
 
     /// What one event's deliveries add up to: acknowledged once any relay stored it.
-    public static func summary(_ deliveries: [RelayDelivery]) -> EventDeliverySummary {
+    package static func summary(_ deliveries: [RelayDelivery]) -> EventDeliverySummary {
         if deliveries.contains(where: { $0.status == .acked }) { return .acked }
         if deliveries.contains(where: { !$0.status.isFinal }) {
             return deliveries.contains(where: { $0.attempts > 0 }) ? .sent : .queued

@@ -3,11 +3,11 @@ import GRDB
 
 /// A group's buffered kind-445 events (PROTOCOL §5.9, §11.2): the engine bounds them; the table
 /// mirrors the engine's buffer, changed by difference so one event costs one row.
-public struct BufferedEventsTable {
+package struct BufferedEventsTable {
     let db: Database
 
     /// The group's buffered events' JSON, oldest first.
-    public func all(groupID: String) throws -> [String] {
+    package func all(groupID: String) throws -> [String] {
         try String.fetchAll(db, sql: "SELECT event_json FROM buffered_events WHERE group_id = ? ORDER BY position", arguments: [groupID])
     }
 
@@ -27,7 +27,7 @@ public struct BufferedEventsTable {
         }
     }
 
-    public func count(groupID: String) throws -> Int {
+    package func count(groupID: String) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM buffered_events WHERE group_id = ?", arguments: [groupID]) ?? 0
     }
 }

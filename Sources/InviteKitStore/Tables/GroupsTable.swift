@@ -3,11 +3,11 @@ import GRDB
 import InviteKitCrypto
 
 /// Groups and their engine state.
-public struct GroupsTable {
+package struct GroupsTable {
     let db: Database
 
     /// Inserts or replaces the whole row.
-    public func save(_ g: StoredGroup) throws {
+    package func save(_ g: StoredGroup) throws {
         try db.execute(sql: """
             INSERT INTO groups(id, nostr_group_id, name, engine, engine_version, state, epoch, current_tag, relays, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -20,7 +20,7 @@ public struct GroupsTable {
     }
 
     /// Replaces the engine state after a Commit was applied.
-    public func updateState(id: String, state: SecureBytes, epoch: UInt64, engineVersion: Int? = nil, now: Int64) throws {
+    package func updateState(id: String, state: SecureBytes, epoch: UInt64, engineVersion: Int? = nil, now: Int64) throws {
         try db.execute(sql: """
             UPDATE groups SET state = ?, epoch = ?, engine_version = coalesce(?, engine_version), updated_at = ? WHERE id = ?
             """, arguments: [state.exportBytes().data, Int64(bitPattern: epoch), engineVersion, now, id])
@@ -28,7 +28,7 @@ public struct GroupsTable {
     }
 
     /// Rotates the invite tag; every invite carrying another tag is marked revoked.
-    public func setTag(id: String, tag: String, now: Int64) throws {
+    package func setTag(id: String, tag: String, now: Int64) throws {
         try db.execute(sql: "UPDATE groups SET current_tag = ?, updated_at = ? WHERE id = ?", arguments: [tag, now, id])
         guard db.changesCount == 1 else { throw StoreError(.notFound, "no group \(id)") }
         // A Whistle code names no tag, so rotating one does not revoke it (each join waits for approval).
@@ -37,26 +37,26 @@ public struct GroupsTable {
     }
 
     /// Records that a Commit removed this node from the group.
-    public func markRemoved(id: String, now: Int64) throws {
+    package func markRemoved(id: String, now: Int64) throws {
         try db.execute(sql: "UPDATE groups SET removed_at = coalesce(removed_at, ?), updated_at = ? WHERE id = ?", arguments: [now, now, id])
     }
 
-    public func get(id: String) throws -> StoredGroup? {
+    package func get(id: String) throws -> StoredGroup? {
         try Row.fetchOne(db, sql: "SELECT * FROM groups WHERE id = ?", arguments: [id]).map(Self.decode)
     }
 
     /// By the private id or the public `h`-tag id.
-    public func find(_ anyID: String) throws -> StoredGroup? {
+    package func find(_ anyID: String) throws -> StoredGroup? {
         try Row.fetchOne(db, sql: "SELECT * FROM groups WHERE id = ? OR nostr_group_id = ?", arguments: [anyID, anyID]).map(Self.decode)
     }
 
-    public func all() throws -> [StoredGroup] {
+    package func all() throws -> [StoredGroup] {
         try Row.fetchAll(db, sql: "SELECT * FROM groups ORDER BY name, id").map(Self.decode)
     }
 
-    public func count() throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM groups") ?? 0 }
+    package func count() throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM groups") ?? 0 }
 
-    public func delete(id: String) throws {
+    package func delete(id: String) throws {
         try db.execute(sql: "DELETE FROM groups WHERE id = ?", arguments: [id])
     }
 

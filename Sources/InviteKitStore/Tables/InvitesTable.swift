@@ -2,21 +2,21 @@ import Foundation
 import GRDB
 
 /// The invites this node created.
-public struct InvitesTable {
+package struct InvitesTable {
     let db: Database
 
-    public func insert(_ i: StoredInvite) throws {
+    package func insert(_ i: StoredInvite) throws {
         try db.execute(sql: """
             INSERT INTO invites(id, tag, group_id, format, url, single_use, expires_at, created_at, revoked_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [i.id, i.tag, i.groupID, i.format.rawValue, i.url, i.singleUse, i.expiresAt, i.createdAt, i.revokedAt])
     }
 
-    public func get(id: String) throws -> StoredInvite? {
+    package func get(id: String) throws -> StoredInvite? {
         try Row.fetchOne(db, sql: "SELECT * FROM invites WHERE id = ?", arguments: [id]).map(Self.decode)
     }
 
-    public func forGroup(_ groupID: String) throws -> [StoredInvite] {
+    package func forGroup(_ groupID: String) throws -> [StoredInvite] {
         try Row.fetchAll(db, sql: "SELECT * FROM invites WHERE group_id = ? ORDER BY created_at, id", arguments: [groupID]).map(Self.decode)
     }
 

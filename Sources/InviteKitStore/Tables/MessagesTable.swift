@@ -2,14 +2,14 @@ import Foundation
 import GRDB
 
 /// Group message history, ordered by `created_at` then the local sequence, unique by event id.
-public struct MessagesTable {
+package struct MessagesTable {
     let db: Database
 
     /// `false` (nothing written) when the event is already in the history: a relay echoing the
     /// node's own event, or the same event from two relays, is stored once.
     /// The stored row's ``StoredMessage/sequence`` is the next local sequence number.
     @discardableResult
-    public func insert(_ m: StoredMessage) throws -> Bool {
+    package func insert(_ m: StoredMessage) throws -> Bool {
         // Cached: the statement is compiled once per connection (the hot path of a catch-up).
         try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO messages(event_id, group_id, sender, created_at, kind, content, outgoing, status, seq)
@@ -18,17 +18,17 @@ public struct MessagesTable {
         return db.changesCount == 1
     }
 
-    public func contains(eventID: String) throws -> Bool {
+    package func contains(eventID: String) throws -> Bool {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS(SELECT 1 FROM messages WHERE event_id = ?)"), arguments: [eventID]) ?? false
     }
 
-    public func get(eventID: String) throws -> StoredMessage? {
+    package func get(eventID: String) throws -> StoredMessage? {
         try Row.fetchOne(db, sql: "SELECT * FROM messages WHERE event_id = ?", arguments: [eventID]).map(Self.decode)
     }
 
     /// A page of a group's history in order, strictly after `after` (a `(created_at, sequence)`
     /// cursor), so `--follow` and paging never repeat or skip a message.
-    public func history(groupID: String, after: (createdAt: Int64, sequence: Int64)? = nil, limit: Int = 500) throws -> [StoredMessage] {
+    package func history(groupID: String, after: (createdAt: Int64, sequence: Int64)? = nil, limit: Int = 500) throws -> [StoredMessage] {
         if let after {
             return try Row.fetchAll(db, sql: """
                 SELECT * FROM messages WHERE group_id = ? AND (created_at, seq) > (?, ?)
@@ -40,19 +40,19 @@ public struct MessagesTable {
     }
 
     /// The page before `before` (newest last), for scrolling back from the newest message.
-    public func history(groupID: String, before: (createdAt: Int64, sequence: Int64), limit: Int) throws -> [StoredMessage] {
+    package func history(groupID: String, before: (createdAt: Int64, sequence: Int64), limit: Int) throws -> [StoredMessage] {
         try Row.fetchAll(db, sql: """
             SELECT * FROM messages WHERE group_id = ? AND (created_at, seq) < (?, ?)
             ORDER BY created_at DESC, seq DESC LIMIT ?
             """, arguments: [groupID, before.createdAt, before.sequence, limit]).map(Self.decode).reversed()
     }
 
-    public func count(groupID: String? = nil) throws -> Int {
+    package func count(groupID: String? = nil) throws -> Int {
         if let groupID { return try Int.fetchOne(db, sql: "SELECT count(*) FROM messages WHERE group_id = ?", arguments: [groupID]) ?? 0 }
         return try Int.fetchOne(db, sql: "SELECT count(*) FROM messages") ?? 0
     }
 
-    public func setStatus(eventID: String, _ status: StoredMessage.Status) throws {
+    package func setStatus(eventID: String, _ status: StoredMessage.Status) throws {
         try db.execute(sql: "UPDATE messages SET status = ? WHERE event_id = ?", arguments: [status.rawValue, eventID])
     }
 

@@ -3,13 +3,13 @@ import GRDB
 
 /// The persisted outbound queue: every event the node publishes, with its status on each relay.
 /// The rules are ``OutboundStateMachine``'s; this table only stores their results.
-public struct OutboundTable {
+package struct OutboundTable {
     let db: Database
 
     /// Queues `eventID` for `relays`. `false` when the event was already queued (dedupe by id);
     /// relays it did not have yet are added.
     @discardableResult
-    public func enqueue(eventID: String, eventJSON: String, kind: Int, purpose: OutboundPurpose, relays: [String],
+    package func enqueue(eventID: String, eventJSON: String, kind: Int, purpose: OutboundPurpose, relays: [String],
                         gateEventID: String? = nil, now: Int64) throws -> Bool {
         try db.execute(sql: """
             INSERT OR IGNORE INTO outbound(event_id, event_json, kind, purpose, gate_event_id, created_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -24,12 +24,12 @@ public struct OutboundTable {
         return fresh
     }
 
-    public func entry(eventID: String) throws -> OutboundEntry? {
+    package func entry(eventID: String) throws -> OutboundEntry? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM outbound WHERE event_id = ?", arguments: [eventID]) else { return nil }
         return Self.decodeEntry(row, deliveries: try deliveries(eventID: eventID))
     }
 
-    public func deliveries(eventID: String) throws -> [RelayDelivery] {
+    package func deliveries(eventID: String) throws -> [RelayDelivery] {
         try Row.fetchAll(db, sql: "SELECT * FROM outbound_deliveries WHERE event_id = ? ORDER BY relay", arguments: [eventID])
             .map(Self.decodeDelivery)
     }
@@ -37,7 +37,7 @@ public struct OutboundTable {
     /// Deliveries to act on now: queued and due, or sent and past their ack timeout; never an
     /// event whose gate event no relay has acknowledged yet (no Welcome before its Commit's `OK`).
     /// Oldest events first; each entry lists only its due deliveries.
-    public func due(now: Int64, limit: Int = 256) throws -> [OutboundEntry] {
+    package func due(now: Int64, limit: Int = 256) throws -> [OutboundEntry] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT o.event_id, o.event_json, o.kind, o.purpose, o.gate_event_id, o.created_at,
                    d.relay, d.status, d.attempts, d.next_attempt_at, d.reason, d.updated_at
@@ -63,7 +63,7 @@ public struct OutboundTable {
     /// carried by the event takes the event's new summary status. Unknown deliveries throw
     /// ``StoreError/Code/notFound``.
     @discardableResult
-    public func apply(_ event: DeliveryEvent, eventID: String, relay: String,
+    package func apply(_ event: DeliveryEvent, eventID: String, relay: String,
                       machine: OutboundStateMachine = OutboundStateMachine()) throws -> RelayDelivery {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM outbound_deliveries WHERE event_id = ? AND relay = ?",
                                          arguments: [eventID, relay]) else {
@@ -81,7 +81,7 @@ public struct OutboundTable {
     }
 
     /// A relay (re)connected: everything not yet acknowledged there is due again now.
-    public func relayReconnected(_ relay: String, now: Int64, machine: OutboundStateMachine = OutboundStateMachine()) throws {
+    package func relayReconnected(_ relay: String, now: Int64, machine: OutboundStateMachine = OutboundStateMachine()) throws {
         let ids = try String.fetchAll(db, sql: "SELECT event_id FROM outbound_deliveries WHERE relay = ? AND status IN ('queued', 'sent')",
                                       arguments: [relay])
         for id in ids { try apply(.disconnected(now: now), eventID: id, relay: relay, machine: machine) }
@@ -91,7 +91,7 @@ public struct OutboundTable {
     /// connections: an `OK` for them can never arrive, so each is due again now, as after a
     /// disconnect. Returns how many.
     @discardableResult
-    public func requeueSent(now: Int64, machine: OutboundStateMachine = OutboundStateMachine()) throws -> Int {
+    package func requeueSent(now: Int64, machine: OutboundStateMachine = OutboundStateMachine()) throws -> Int {
         let rows = try Row.fetchAll(db, sql: "SELECT event_id, relay FROM outbound_deliveries WHERE status = 'sent'")
         for row in rows {
             try apply(.disconnected(now: now), eventID: row["event_id"], relay: row["relay"], machine: machine)
@@ -100,13 +100,13 @@ public struct OutboundTable {
     }
 
     /// Whether some relay acknowledged the event.
-    public func isAcked(eventID: String) throws -> Bool {
+    package func isAcked(eventID: String) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM outbound_deliveries WHERE event_id = ? AND status = 'acked')",
                           arguments: [eventID]) ?? false
     }
 
     /// Deliveries not yet final.
-    public func unfinishedCount() throws -> Int {
+    package func unfinishedCount() throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM outbound_deliveries WHERE status IN ('queued', 'sent')") ?? 0
     }
 

@@ -2,12 +2,12 @@ import Foundation
 import GRDB
 
 /// Whistle join requests waiting for an admin (PROTOCOL §11.2).
-public struct PendingApprovalsTable {
+package struct PendingApprovalsTable {
     let db: Database
 
     /// Stores a request as waiting. `false` (nothing written) when its request id is known.
     @discardableResult
-    public func insert(_ a: PendingApprovalRecord) throws -> Bool {
+    package func insert(_ a: PendingApprovalRecord) throws -> Bool {
         try db.execute(sql: """
             INSERT OR IGNORE INTO pending_approvals(request_id, wrap_id, group_id, joiner, key_package_event, status, commit_event_id,
                                                     created_at, resolved_at)
@@ -17,12 +17,12 @@ public struct PendingApprovalsTable {
         return db.changesCount == 1
     }
 
-    public func get(requestID: String) throws -> PendingApprovalRecord? {
+    package func get(requestID: String) throws -> PendingApprovalRecord? {
         try Row.fetchOne(db, sql: "SELECT * FROM pending_approvals WHERE request_id = ?", arguments: [requestID]).map(Self.decode)
     }
 
     /// Waiting requests of a group (optionally of one joiner), oldest first.
-    public func waiting(groupID: String, joiner: [UInt8]? = nil) throws -> [PendingApprovalRecord] {
+    package func waiting(groupID: String, joiner: [UInt8]? = nil) throws -> [PendingApprovalRecord] {
         if let joiner {
             return try Row.fetchAll(db, sql: """
                 SELECT * FROM pending_approvals WHERE status = 'waiting' AND group_id = ? AND joiner = ? ORDER BY created_at, request_id
@@ -32,7 +32,7 @@ public struct PendingApprovalsTable {
                                 arguments: [groupID]).map(Self.decode)
     }
 
-    public func all() throws -> [PendingApprovalRecord] {
+    package func all() throws -> [PendingApprovalRecord] {
         try Row.fetchAll(db, sql: "SELECT * FROM pending_approvals ORDER BY created_at, request_id").map(Self.decode)
     }
 
@@ -40,7 +40,7 @@ public struct PendingApprovalsTable {
     /// declined. Throws ``StoreError/Code/invalidTransition`` when none was waiting, so a second
     /// approval never queues a second Commit. Returns how many it ended.
     @discardableResult
-    public func resolve(groupID: String, joiner: [UInt8], as status: PendingApprovalRecord.Status, commitEventID: String? = nil,
+    package func resolve(groupID: String, joiner: [UInt8], as status: PendingApprovalRecord.Status, commitEventID: String? = nil,
                         now: Int64) throws -> Int {
         precondition(status != .waiting)
         try db.execute(sql: """
@@ -53,7 +53,7 @@ public struct PendingApprovalsTable {
     }
 
     /// An approval whose Commit every relay refused waits again, so the admin can approve it anew.
-    public func reopen(commitEventID: String) throws {
+    package func reopen(commitEventID: String) throws {
         try db.execute(sql: """
             UPDATE pending_approvals SET status = 'waiting', commit_event_id = NULL, resolved_at = NULL
             WHERE commit_event_id = ? AND status = 'approved'

@@ -3,10 +3,10 @@ import GRDB
 import InviteKitCrypto
 
 /// Commits waiting for a relay's `OK`.
-public struct PendingCommitsTable {
+package struct PendingCommitsTable {
     let db: Database
 
-    public func insert(_ p: PendingCommitRecord) throws {
+    package func insert(_ p: PendingCommitRecord) throws {
         try db.execute(sql: """
             INSERT INTO pending_commits(commit_event_id, group_id, epoch, request_id, joiner, key_package_event_id, payload,
                                         status, created_at)
@@ -15,12 +15,12 @@ public struct PendingCommitsTable {
                              p.keyPackageEventID, p.payload.exportBytes().data, p.status.rawValue, p.createdAt])
     }
 
-    public func get(commitEventID: String) throws -> PendingCommitRecord? {
+    package func get(commitEventID: String) throws -> PendingCommitRecord? {
         try Row.fetchOne(db, sql: "SELECT * FROM pending_commits WHERE commit_event_id = ?", arguments: [commitEventID]).map(Self.decode)
     }
 
     /// Still waiting, oldest first (what a restarted node must finish or roll back).
-    public func waiting(groupID: String? = nil) throws -> [PendingCommitRecord] {
+    package func waiting(groupID: String? = nil) throws -> [PendingCommitRecord] {
         if let groupID {
             return try Row.fetchAll(db, sql: "SELECT * FROM pending_commits WHERE status = 'waiting' AND group_id = ? ORDER BY created_at, commit_event_id",
                                     arguments: [groupID]).map(Self.decode)
@@ -30,7 +30,7 @@ public struct PendingCommitsTable {
 
     /// Confirms or rolls back a waiting commit. Throws ``StoreError/Code/invalidTransition`` if it
     /// is not waiting, so a late second `OK` cannot apply it twice. The payload is wiped.
-    public func resolve(commitEventID: String, as status: PendingCommitRecord.Status, now: Int64) throws {
+    package func resolve(commitEventID: String, as status: PendingCommitRecord.Status, now: Int64) throws {
         precondition(status != .waiting)
         try db.execute(sql: """
             UPDATE pending_commits SET status = ?, resolved_at = ?, payload = x'' WHERE commit_event_id = ? AND status = 'waiting'

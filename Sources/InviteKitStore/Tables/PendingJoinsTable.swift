@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 
 /// The joiner's joins in flight, so `join --resume` or `serve` can finish one after a restart.
-public struct PendingJoinsTable {
+package struct PendingJoinsTable {
     let db: Database
 
-    public func insert(_ j: PendingJoinRecord) throws {
+    package func insert(_ j: PendingJoinRecord) throws {
         try db.execute(sql: """
             INSERT INTO pending_joins(id, invite_url, invite_tag, inviter, relays, key_package_ref, key_package_event_id,
                 request_event_id, state, group_id, error_type, error_tag, error_reason, error_at, created_at, updated_at)
@@ -15,29 +15,29 @@ public struct PendingJoinsTable {
                              j.errorReason, j.errorAt, j.createdAt, j.updatedAt])
     }
 
-    public func get(id: String) throws -> PendingJoinRecord? {
+    package func get(id: String) throws -> PendingJoinRecord? {
         try Row.fetchOne(db, sql: "SELECT * FROM pending_joins WHERE id = ?", arguments: [id]).map(Self.decode)
     }
 
     /// Joins still waiting for a Welcome or an error, oldest first.
-    public func active() throws -> [PendingJoinRecord] {
+    package func active() throws -> [PendingJoinRecord] {
         try Row.fetchAll(db, sql: "SELECT * FROM pending_joins WHERE state = 'requested' ORDER BY created_at, id").map(Self.decode)
     }
 
-    public func all() throws -> [PendingJoinRecord] {
+    package func all() throws -> [PendingJoinRecord] {
         try Row.fetchAll(db, sql: "SELECT * FROM pending_joins ORDER BY created_at, id").map(Self.decode)
     }
 
     /// Ends a waiting join as joined. Throws ``StoreError/Code/invalidTransition`` if it is not
     /// waiting, so a second Welcome never joins twice.
-    public func markJoined(id: String, groupID: String, now: Int64) throws {
+    package func markJoined(id: String, groupID: String, now: Int64) throws {
         try db.execute(sql: "UPDATE pending_joins SET state = 'joined', group_id = ?, updated_at = ? WHERE id = ? AND state = 'requested'",
                        arguments: [groupID, now, id])
         guard db.changesCount == 1 else { throw StoreError(.invalidTransition, "join \(id) is not waiting") }
     }
 
     /// Ends a waiting join with the inviter's raw `invite_join_error` fields.
-    public func markFailed(id: String, errorType: String, errorTag: String?, reason: String?, at: Int64, now: Int64) throws {
+    package func markFailed(id: String, errorType: String, errorTag: String?, reason: String?, at: Int64, now: Int64) throws {
         try db.execute(sql: """
             UPDATE pending_joins SET state = 'failed', error_type = ?, error_tag = ?, error_reason = ?, error_at = ?, updated_at = ?
             WHERE id = ? AND state = 'requested'
@@ -45,7 +45,7 @@ public struct PendingJoinsTable {
         guard db.changesCount == 1 else { throw StoreError(.invalidTransition, "join \(id) is not waiting") }
     }
 
-    public func cancel(id: String, now: Int64) throws {
+    package func cancel(id: String, now: Int64) throws {
         try db.execute(sql: "UPDATE pending_joins SET state = 'cancelled', updated_at = ? WHERE id = ? AND state = 'requested'",
                        arguments: [now, id])
     }
