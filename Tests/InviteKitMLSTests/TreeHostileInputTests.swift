@@ -208,7 +208,8 @@ final class TreeHostileInputTests: XCTestCase {
         }
         var wrongVersion = good
         wrongVersion[0] = 9
-        assertMLSError(.invalidValue) { _ = try TreePrivateState(serialized: SecureBytes(copying: wrongVersion)) }
+        // An unknown version is `unsupported_version`, as for every versioned state (PROTOCOL §5.10).
+        assertMLSError(.unsupportedVersion) { _ = try TreePrivateState(serialized: SecureBytes(copying: wrongVersion)) }
         assertMLSError(.trailingBytes) { _ = try TreePrivateState(serialized: SecureBytes(copying: good + [0])) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import InviteKitCrypto
 import InviteKitTestSupport
 @testable import InviteKit
 
@@ -6,7 +7,11 @@ import InviteKitTestSupport
 /// and a fixed clock. The homes go with the value (``remove()`` from tearDown ends them sooner).
 final class NodeHomes: @unchecked Sendable {
     private(set) var root: TemporaryDirectory? = TemporaryDirectory(prefix: "invitekit-nodes")
-    let now = UnixTime.now()
+    /// The nodes' fixed clock, read from the wall clock on first use: XCTest makes every test
+    /// case (and so this object) when the run starts, long before a late test runs, and events a
+    /// test dates by the wall clock must not be far ahead of its nodes' clock.
+    var now: Int64 { start.withLock { t in if t == nil { t = UnixTime.now() }; return t! } }
+    private let start = LockedBox<Int64?>(nil)
     let relay = InMemoryRelay(url: "wss://in-memory.invitekit.test")
 
     func home(_ name: String) -> StoreHome { StoreHome(directory: root!.file(name)) }
