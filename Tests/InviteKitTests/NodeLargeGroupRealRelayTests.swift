@@ -79,8 +79,10 @@ final class NodeLargeGroupRealRelayTests: XCTestCase {
         let adaEvents = ada.events(), bobEvents = bob.events()
         try await ada.send("hello, city", to: group.id)
         try await bob.send("hello, ada", to: group.id)
-        try await received("hello, city", in: bobEvents)
-        try await received("hello, ada", in: adaEvents)
+        let bobRead = await bobEvents.receives("hello, city")
+        XCTAssertTrue(bobRead, "\"hello, city\" never arrived")
+        let adaRead = await adaEvents.receives("hello, ada")
+        XCTAssertTrue(adaRead, "\"hello, ada\" never arrived")
 
         // A removal, seen by bob.
         let gone = keys[3].publicKey.rawRepresentation
@@ -121,29 +123,11 @@ final class NodeLargeGroupRealRelayTests: XCTestCase {
     }
 
     private func until(_ what: String, timeout: Duration = .seconds(120), _ condition: () async throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while try await !condition() {
-            guard ContinuousClock.now < deadline else { throw TimedOut(what: what) }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        guard try await Poll.awaiting(timeout: timeout, every: .milliseconds(100), condition) else { throw TimedOut(what: what) }
     }
 
     private struct TimedOut: Error, CustomStringConvertible {
         let what: String
         var description: String { "timed out waiting for \(what)" }
-    }
-
-    private func received(_ text: String, in events: AsyncStream<NodeEvent>) async throws {
-        let found = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await e in events { if case .messageReceived(let m) = e, m.content == text { return true } }
-                return false
-            }
-            group.addTask { try? await Task.sleep(for: .seconds(60)); return false }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        XCTAssertTrue(found, "\"\(text)\" never arrived")
     }
 }

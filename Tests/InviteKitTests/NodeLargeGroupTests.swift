@@ -48,28 +48,26 @@ final class NodeLargeGroupTests: XCTestCase {
         let chunks = await homes.relay.events(matching: [NostrFilter(kinds: [RatchetTreeChunks.kind])])
         XCTAssertGreaterThan(chunks.count, 1, "the joiner's tree went out of band")
         // Bob joined as the last leaf of the tree's second block: he fills it (LargeGroupFill).
-        let fillDeadline = ContinuousClock.now + .seconds(60)
-        while try await bob.members(of: group.id).epoch == joined.epoch {
-            guard ContinuousClock.now < fillDeadline else { return XCTFail("no fill self-update") }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        let filled = try await Poll.awaiting(timeout: .seconds(60)) { try await bob.members(of: group.id).epoch > joined.epoch }
+        XCTAssertTrue(filled, "no fill self-update")
 
         // Messages both ways.
         let bobEvents = bob.events()
         let adaEvents = ada.events()
         try await ada.send("welcome, bob", to: group.id)
         try await bob.send("thanks, ada", to: group.id)
-        try await waitForMessage("welcome, bob", in: bobEvents)
-        try await waitForMessage("thanks, ada", in: adaEvents)
+        let bobRead = await bobEvents.receives("welcome, bob")
+        XCTAssertTrue(bobRead, "\"welcome, bob\" never arrived")
+        let adaRead = await adaEvents.receives("thanks, ada")
+        XCTAssertTrue(adaRead, "\"thanks, ada\" never arrived")
 
         // A removal reaches the joiner.
         let removedKey = users[5].rawRepresentation
         _ = try await ada.removeMember(removedKey, groupID: group.id)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try await bob.members(of: group.id).members.contains(where: { $0.publicKey == removedKey }) {
-            guard ContinuousClock.now < deadline else { return XCTFail("bob never saw the removal") }
-            try await Task.sleep(for: .milliseconds(50))
+        let sawRemoval = try await Poll.awaiting(timeout: .seconds(60)) {
+            try await !bob.members(of: group.id).members.contains { $0.publicKey == removedKey }
         }
+        XCTAssertTrue(sawRemoval, "bob never saw the removal")
         let afterRemoval = try await bob.members(of: group.id).members.count
         XCTAssertEqual(afterRemoval, 300)
 
@@ -96,19 +94,5 @@ final class NodeLargeGroupTests: XCTestCase {
         try await ada.send("short", to: group.id)
         let after = try await ada.history(of: group.id)
         XCTAssertEqual(after.map(\.content), ["short"])
-    }
-
-    private func waitForMessage(_ text: String, in events: AsyncStream<NodeEvent>) async throws {
-        let found = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await e in events { if case .messageReceived(let m) = e, m.content == text { return true } }
-                return false
-            }
-            group.addTask { try? await Task.sleep(for: .seconds(60)); return false }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        XCTAssertTrue(found, "\"\(text)\" never arrived")
     }
 }
