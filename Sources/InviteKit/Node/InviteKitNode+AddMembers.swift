@@ -77,23 +77,14 @@ extension InviteKitNode {
     /// Commit was queued) for the node's commit outcomes.
     private func waitUntilIdle(_ groupID: String, events: AsyncStream<NodeEvent>, deadline: ContinuousClock.Instant?) async throws {
         guard busyGroups.contains(groupID) else { return }
-        let idle = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await event in events {
-                    switch event {
-                    case .commitConfirmed(let g, _, _) where g == groupID, .commitRolledBack(let g, _, _) where g == groupID:
-                        if !(await self.busyGroups.contains(groupID)) { return true }
-                    default:
-                        continue
-                    }
-                }
-                return false
+        let idle = await NodeEventWait.first(in: events, timeout: deadline.map { ContinuousClock.now.duration(to: $0) }) { event -> Bool? in
+            switch event {
+            case .commitConfirmed(let g, _, _) where g == groupID, .commitRolledBack(let g, _, _) where g == groupID:
+                return await self.busyGroups.contains(groupID) ? nil : true
+            default:
+                return nil
             }
-            if let deadline { group.addTask { try? await Task.sleep(until: deadline, clock: .continuous); return false } }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        } ?? false
         guard idle else { throw InviteKitError(.timedOut, underlyingCode: "add_pending") }
     }
 }

@@ -141,26 +141,17 @@ extension InviteKitNode {
         let events = events(bufferingNewest: 16)
         if let done = try joinResult(joinID) { return try done.get() }
         wake()
-        // A Welcome that could not be used ends the wait with its error; the join stays pending.
-        let failure: InviteKitError? = await withTaskGroup(of: InviteKitError?.self) { group in
-            group.addTask {
-                for await e in events {
-                    switch e {
-                    case .joined(let id?, _, _) where id == joinID: return nil
-                    case .joinRefused(let id, _, _) where id == joinID: return nil
-                    case .welcomeFailed(let id, let error) where id == joinID: return error
-                    default: continue
-                    }
-                }
-                return nil
+        // `.some(nil)`: decided (read back below); `.some(error)`: a Welcome that could not be used.
+        let outcome: InviteKitError?? = await NodeEventWait.first(in: events, timeout: timeout) { e in
+            switch e {
+            case .joined(let id?, _, _) where id == joinID: return .some(nil)
+            case .joinRefused(let id, _, _) where id == joinID: return .some(nil)
+            case .welcomeFailed(let id, let error) where id == joinID: return .some(error)
+            default: return nil
             }
-            if let timeout { group.addTask { try? await Task.sleep(for: timeout); return nil } }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
         if let done = try joinResult(joinID) { return try done.get() }
-        if let failure { throw failure }
+        if let failure = outcome ?? nil { throw failure }
         throw InviteKitError(.timedOut, underlyingCode: "join_pending")
     }
 
