@@ -106,6 +106,22 @@ final class LargeGroupWelcomeTests: XCTestCase {
         XCTAssertThrowsError(try G.join(giftWrap: release.welcomes[0].wrap, recipient: people[1].key, store: people[1].store))
     }
 
+    func testPerMemberWelcomesKeepTheirEntriesInOrderAndRefuseAMissingOne() throws {
+        let (g, _) = try group(members: 2, seed: 3)
+        let rng = SeededRandom(seed: 30)
+        let people = try (0..<4).map { _ in try invitee(rng) }
+        let p = try g.commit(adding: people.map(\.keyPackage), budget: .standard, now: now, rng: rng)
+        let full = try XCTUnwrap(p.pending.welcomeValue)
+        let refs = people.map(\.keyPackage.keyPackage.reference)
+        // One device with two KeyPackages (given out of order) gets both entries, in the Welcome's order.
+        let split = try full.restricted(toEach: [[refs[3], refs[1]], [refs[0]], []])
+        XCTAssertEqual(split.map { $0.secrets.map(\.newMember) }, [[refs[1], refs[3]], [refs[0]], []])
+        XCTAssertTrue(split.allSatisfy { $0.encryptedGroupInfo == full.encryptedGroupInfo })
+        XCTAssertThrowsError(try full.restricted(toEach: [[refs[0]], [Array(repeating: 7, count: 32)]])) {
+            XCTAssertEqual(($0 as? MLSError)?.code, .notFound)
+        }
+    }
+
     // MARK: out-of-band tree
 
     func testTreeGoesOutOfBandWhenTheInlineWelcomeWouldNotFitAndTheJoinerReassemblesIt() throws {

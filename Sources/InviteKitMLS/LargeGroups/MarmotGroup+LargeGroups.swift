@@ -66,7 +66,7 @@ extension MarmotGroup where Engine == MLSGroupState {
         guard committer.publicKey.rawRepresentation == state.ownIdentity else {
             throw MLSError(.invalidKey, "the wrapping key is not this member's identity")
         }
-        _ = try confirmPublished(pending, acknowledgedBy: relays, now: now)
+        try applyPublished(pending, acknowledgedBy: relays)
         return try welcomeRelease(for: pending, wrappingWelcomesFrom: committer, budget: budget, now: now, rng: rng)
     }
 
@@ -94,12 +94,12 @@ extension MarmotGroup where Engine == MLSGroupState {
             throw MLSError(.invalidValue, "\(pending.keyPackageEvents.count) KeyPackage events for \(added.count) added members")
         }
         let author = try Secp256k1.XOnlyPublicKey(rawRepresentation: state.ownIdentity)
+        // A recipient's wraps reach every device of its key, so it gets the entries of all its KeyPackages.
+        var refsByIdentity: [[UInt8]: [[UInt8]]] = [:]
+        for member in added { refsByIdentity[member.keyPackage.leafNode.credential.identity, default: []].append(member.keyPackage.reference) }
+        let perMember = try welcome.restricted(toEach: added.map { refsByIdentity[$0.keyPackage.leafNode.credential.identity] ?? [] })
         var welcomes: [MarmotWelcomeDelivery] = []
-        for (event, member) in zip(pending.keyPackageEvents, added) {
-            let identity = member.keyPackage.leafNode.credential.identity
-            // A recipient's wraps reach every device of its key, so it gets the entries of all its KeyPackages.
-            let refs = added.filter { $0.keyPackage.leafNode.credential.identity == identity }.map(\.keyPackage.reference)
-            let own = try welcome.restricted(to: refs)
+        for (event, own) in zip(pending.keyPackageEvents, perMember) {
             let rumor = try MarmotWelcomeRumor.make(welcomeMessage: MLSMessage(.welcome(own)).tlsSerialized, keyPackageEventID: event.id,
                                                     relays: groupData.relays, committer: author, createdAt: now, treeChunks: reference)
             let joiner: Secp256k1.XOnlyPublicKey

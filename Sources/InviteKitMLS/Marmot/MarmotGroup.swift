@@ -126,6 +126,17 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
     /// caller re-adds on the new epoch.
     public mutating func confirmPublished(_ pending: MarmotPendingCommit<Engine>, acknowledgedBy relays: [String],
                                           now: Int64 = UnixTime.now()) throws -> [NostrEvent] {
+        try applyPublished(pending, acknowledgedBy: relays)
+        guard let welcome = pending.welcome, !pending.keyPackageEvents.isEmpty else { return [] }
+        let author = try Secp256k1.XOnlyPublicKey(rawRepresentation: state.ownIdentity)
+        return try pending.keyPackageEvents.map {
+            try MarmotWelcomeRumor.make(welcomeMessage: welcome, keyPackageEventID: $0.id, relays: groupData.relays, committer: author, createdAt: now)
+        }
+    }
+
+    /// Applies a commit a relay acknowledged (the shared step of every `confirmPublished`); builds
+    /// no Welcome, so callers that send per-member Welcomes never make the full-list ones.
+    mutating func applyPublished(_ pending: MarmotPendingCommit<Engine>, acknowledgedBy relays: [String]) throws {
         guard !relays.isEmpty else { throw MLSError(.commitNotPublished, "no relay acknowledged the commit") }
         guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
         guard pending.fromEpoch == state.epoch else {
@@ -143,11 +154,6 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         groupData = newData
         leaveRequests = []
         _ = sent(pending.event)
-        guard let welcome = pending.welcome, !pending.keyPackageEvents.isEmpty else { return [] }
-        let author = try Secp256k1.XOnlyPublicKey(rawRepresentation: state.ownIdentity)
-        return try pending.keyPackageEvents.map {
-            try MarmotWelcomeRumor.make(welcomeMessage: welcome, keyPackageEventID: $0.id, relays: groupData.relays, committer: author, createdAt: now)
-        }
     }
 
     /// ``confirmPublished(_:acknowledgedBy:now:)``, then each Welcome rumor gift-wrapped (NIP-59)

@@ -7,10 +7,22 @@ extension Welcome {
     /// This Welcome with only the entries for `references` (KeyPackageRefs), in their original
     /// order. Throws `not_found` when an entry is missing.
     package func restricted(to references: [[UInt8]]) throws -> Welcome {
-        let keep = Set(references)
-        let kept = secrets.filter { keep.contains($0.newMember) }
-        guard Set(kept.map(\.newMember)) == keep else { throw MLSError(.notFound, "the Welcome has no entry for a requested KeyPackage") }
-        return Welcome(cipherSuite: cipherSuite, secrets: kept, encryptedGroupInfo: encryptedGroupInfo)
+        try restricted(toEach: [references])[0]
+    }
+
+    /// ``restricted(to:)`` for each list of `groups`, indexing `secrets` once (a large add makes
+    /// one Welcome per added member).
+    package func restricted(toEach groups: [[[UInt8]]]) throws -> [Welcome] {
+        var position: [[UInt8]: Int] = [:]
+        for (i, s) in secrets.enumerated() where position[s.newMember] == nil { position[s.newMember] = i }
+        return try groups.map { references in
+            var kept: [Int] = []
+            for r in Set(references) {
+                guard let i = position[r] else { throw MLSError(.notFound, "the Welcome has no entry for a requested KeyPackage") }
+                kept.append(i)
+            }
+            return Welcome(cipherSuite: cipherSuite, secrets: kept.sorted().map { secrets[$0] }, encryptedGroupInfo: encryptedGroupInfo)
+        }
     }
 
     /// Upper bound on one `EncryptedGroupSecrets` of suite 1 or 3: KeyPackageRef<V> (1 + 32),

@@ -164,8 +164,12 @@ enum LargeGroupBenchmarks {
             try KeyPackageValidator.validate(try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(using: rng), relays: relays,
                                                                         lastResort: false, now: now).event, now: now)
         }
-        let p = try g.commit(adding: others, now: now, rng: rng)
-        _ = try g.confirmPublished(p, acknowledgedBy: relays, now: now)
+        // One Commit for everyone; a budget of ~600 B a member holds it but not a Welcome with the
+        // tree inline (~870 B a member wrapped), so the release is per-member Welcomes and chunks:
+        // the full-list Welcome with the tree, once per member, would be ~9 MB × 10,000.
+        let oneCommit = try EventBudget(maxEventBytes: size * 600)
+        let p = try g.commit(adding: others, budget: oneCommit, now: now, rng: rng)
+        _ = try g.confirmPublished(p, acknowledgedBy: relays, wrappingWelcomesFrom: adminKey, budget: oneCommit, now: now, rng: rng)
         return try commitSizes(admin: g, rng: rng)
     }
 
