@@ -27,9 +27,11 @@ extension InviteKitNode {
         emit(.running(relays: (try? feedPlan().giftRelays) ?? []))
         while !Task.isCancelled, runtime?.failure == nil {
             do {
+                // Queued events go out before the feeds open: a fresh start's catch-up (every
+                // stored event of its groups) would otherwise sit ahead of them on each connection.
+                try await flushDue()
                 try await refreshFeeds()
                 if configuration.keyPackageLowWater > 0 { try replenishKeyPackages() }
-                try await flushDue()
                 try retryDeferredWraps()
                 try saveDirtyBuffers()
             } catch {

@@ -18,9 +18,16 @@ enum NodeBenchmarks {
         var commitMs: [Double] = []
         var commitMembers = 0
         var commitStateBytes = 0
+        var commitsBeforeState = 0
+        var treeBytes = 0
+        var stateLoadMs: [Double] = []
+        var stateSaveMs: [Double] = []
+        var messageMs: [Double] = []
+        var cliSendMs: [Double] = []
 
-        var lines: [(String, String)] {
-            var out = [
+        var lines: [(String, String)] { (floodEvents > 0 ? floodLines : []) + groupLines }
+        var floodLines: [(String, String)] {
+            [
                 ("node: junk kind-445 events/s absorbed live by run() (flood of \(floodEvents); 2 nodes, relay, sender share the cores)",
                  String(format: "%.0f", Double(floodEvents) / max(floodSeconds, 1e-9))),
                 ("node: real message in history after the live flood's end, s", String(format: "%.2f", messageAfterFloodSeconds)),
@@ -28,10 +35,25 @@ enum NodeBenchmarks {
                  String(format: "%.0f", Double(floodEvents) / max(catchUpSeconds, 1e-9))),
                 ("node: message send → received through run(), median ms (\(roundTripsMs.count))", String(format: "%.1f", median(roundTripsMs))),
             ]
+        }
+        var groupLines: [(String, String)] {
+            var out: [(String, String)] = []
             if !commitMs.isEmpty {
                 out.append(("node: add commit processed and saved through run() at \(commitMembers) members, relay → memberAdded, median ms (\(commitMs.count))",
                             String(format: "%.1f", median(commitMs))))
-                out.append(("node: group state bytes saved at \(commitMembers + commitMs.count) members", "\(commitStateBytes)"))
+                out.append(("node: group state bytes saved at \(commitMembers + commitMs.count) members, after \(commitsBeforeState) commits",
+                            "\(commitStateBytes)"))
+                out.append(("node: that state ÷ the ratchet tree's bytes (\(treeBytes))", String(format: "%.2f", Double(commitStateBytes) / Double(max(treeBytes, 1)))))
+                out.append(("node: that state loaded (MarmotGroup(serialized:), every tree hash), median ms", String(format: "%.1f", median(stateLoadMs))))
+                out.append(("node: that state saved (serialized()), median ms", String(format: "%.1f", median(stateSaveMs))))
+            }
+            if !messageMs.isEmpty {
+                out.append(("node: message processed and saved through run() at \(commitMembers) members, relay → messageReceived, median ms (\(messageMs.count))",
+                            String(format: "%.1f", median(messageMs))))
+            }
+            if !cliSendMs.isEmpty {
+                out.append(("node: `invitekit group send` wall time at \(commitMembers) members, process start → relay OK → exit, median ms (\(cliSendMs.count))",
+                            String(format: "%.1f", median(cliSendMs))))
             }
             return out
         }
@@ -126,45 +148,99 @@ enum NodeBenchmarks {
 
     /// A node that is a member of a `size`-member group (built under the 64 KiB event budget,
     /// joined through its Welcome and tree chunks, stored as the node stores a joined group)
-    /// receives `commits` add commits from the admin through its relay: each time from the
-    /// relay's publish to the node's `memberAdded`, which follows the committed transaction.
-    static func commitThroughNode(size: Int, commits: Int, into report: inout Report) async throws {
+    /// receives `commits` add commits, then `messages` messages, from the admin through its relay:
+    /// each timed from the relay's publish to the node's `memberAdded` or `messageReceived`, which
+    /// follow the committed transaction. Then its stored state is measured (bytes against the
+    /// tree's, save and load); with `relayURL` (a real relay), `invitekit group send` is run
+    /// `cliSends` times on the node's home, each timed from process start to exit (relay `OK`).
+    static func groupThroughNode(size: Int, commits: Int, messages: Int, relayURL: String? = nil, cliSends: Int = 0,
+                                 into report: inout Report) async throws {
         let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-node-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let relay = InMemoryRelay(url: LargeGroupBenchmarks.relays[0])
+        let memory = InMemoryRelay(url: LargeGroupBenchmarks.relays[0])
+        let url = relayURL ?? memory.url
+        let relay: any NostrRelayConnection = relayURL.map { WebSocketRelayClient(url: $0) } ?? memory
         let built = try LargeGroupBenchmarks.Built(size: size, budget: .standard)
         let member = try built.join()
         guard let key = built.lastKey else { throw CLIFailure("the \(size)-member group has no last joiner") }
         let home = StoreHome(directory: root + "/member")
-        try InviteKitNode.initialize(home: home, relays: [relay.url], importing: key.rawRepresentation)
+        try InviteKitNode.initialize(home: home, relays: [url], importing: key.rawRepresentation)
         let groupID = Hex.encode(member.state.groupID)
         // The row a node writes when it joins (InviteKitNode+Joining): this engine's name and format.
         try Store.open(path: home.databasePath).write { tx in
             try tx.groups.save(StoredGroup(id: groupID, nostrGroupID: Hex.encode(member.nostrGroupID), name: member.groupData.name,
                                            engine: "marmot-mls", engineVersion: Int(MarmotGroup<MLSGroupState>.serializationVersion),
-                                           state: member.serialized(), epoch: member.epoch, currentTag: nil, relays: [relay.url],
+                                           state: member.serialized(), epoch: member.epoch, currentTag: nil, relays: [url],
                                            updatedAt: UnixTime.now()))
         }
-        let node = try InviteKitNode(home: home, configuration: InviteKitNode.Configuration(
-            relayTimeout: .seconds(5), idleInterval: .milliseconds(100), keyPackageLowWater: 0, connector: { _ in relay }))
-        let runner = Task { try await node.run() }
-        defer { runner.cancel() }
-        let events = node.events()
-        var admin = built.admin
-        let rng = SeededRandom(seed: 1000)
-        // The first commit also waits for run()'s subscription: not counted.
-        for i in 0...commits {
-            let now = UnixTime.now()
-            let (kpEvent, _) = try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(using: rng), relays: [relay.url], lastResort: false, now: now, rng: rng)
-            let pending = try admin.commit(adding: [try KeyPackageValidator.validate(kpEvent, now: now)], now: now, rng: rng)
-            let start = ContinuousClock.now
-            _ = await relay.publish(pending.event, timeout: .seconds(5))
-            for await e in events { if case .memberAdded(let g, _) = e, g == groupID { break } }
-            if i > 0 { report.commitMs.append(ms(ContinuousClock.now - start)) }
-            _ = try admin.confirmPublished(pending, acknowledgedBy: [relay.url], now: now)
+        // The node lives in this call only: its home lock goes with it, so a CLI can open the home after.
+        func drive() async throws -> MarmotGroup<MLSGroupState> {
+            let node = try InviteKitNode(home: home, configuration: InviteKitNode.Configuration(
+                relayTimeout: .seconds(5), idleInterval: .milliseconds(100), keyPackageLowWater: 0,
+                connector: { u in relayURL == nil ? memory as any NostrRelayConnection : WebSocketRelayClient(url: u) }))
+            let runner = Task { try await node.run() }
+            let events = node.events()
+            var admin = built.admin
+            let rng = SeededRandom(seed: 1000)
+            // The first commit also waits for run()'s subscription: not counted.
+            for i in 0...commits {
+                let now = UnixTime.now()
+                let (kpEvent, _) = try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(using: rng), relays: [url], lastResort: false, now: now, rng: rng)
+                let pending = try admin.commit(adding: [try KeyPackageValidator.validate(kpEvent, now: now)], now: now, rng: rng)
+                let start = ContinuousClock.now
+                _ = await relay.publish(pending.event, timeout: .seconds(5))
+                for await e in events { if case .memberAdded(let g, _) = e, g == groupID { break } }
+                if i > 0 { report.commitMs.append(ms(ContinuousClock.now - start)) }
+                _ = try admin.confirmPublished(pending, acknowledgedBy: [url], now: now)
+            }
+            for i in 0..<messages {
+                let text = "bench \(i)"
+                let event = try admin.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: text, tags: []), rng: rng)
+                let start = ContinuousClock.now
+                _ = await relay.publish(event, timeout: .seconds(5))
+                try await waitForMessage(events, text)
+                report.messageMs.append(ms(ContinuousClock.now - start))
+            }
+            runner.cancel()
+            _ = await runner.result
+            await node.shutdown()
+            return admin
         }
+        let admin = try await drive()
         report.commitMembers = size
-        report.commitStateBytes = try Store.open(path: home.databasePath).read { tx in try tx.groups.get(id: groupID)?.state.count } ?? 0
+        report.commitsBeforeState = commits + 1
+        guard let stored = try Store.open(path: home.databasePath).read({ tx in try tx.groups.get(id: groupID)?.state }) else {
+            throw CLIFailure("the node did not store the group")
+        }
+        report.commitStateBytes = stored.count
+        report.treeBytes = admin.state.tree.tlsSerialized.count
+        for _ in 0..<5 {
+            var start = ContinuousClock.now
+            let loaded = try MarmotGroup<MLSGroupState>(serialized: stored)
+            report.stateLoadMs.append(ms(ContinuousClock.now - start))
+            start = ContinuousClock.now
+            _ = loaded.serialized()
+            report.stateSaveMs.append(ms(ContinuousClock.now - start))
+        }
+        if relayURL != nil {
+            await relay.close()
+            for i in 0..<cliSends { report.cliSendMs.append(try cliSend(home: home, groupID: groupID, text: "cli \(i)")) }
+        }
+    }
+
+    /// One `invitekit group send` on `home`, as a user runs it: a new process (this binary) that
+    /// opens the home, sends, and exits once a relay acknowledged; wall time in ms.
+    private static func cliSend(home: StoreHome, groupID: String, text: String) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.arguments = ["group", "send", "--home", home.directory, "--group", groupID, "--timeout", "10", text]
+        process.standardOutput = FileHandle.nullDevice
+        let start = ContinuousClock.now
+        try process.run()
+        process.waitUntilExit()
+        let elapsed = ms(ContinuousClock.now - start)
+        guard process.terminationStatus == 0 else { throw CLIFailure("invitekit group send exited \(process.terminationStatus)") }
+        return elapsed
     }
 
     private static func waitForMessage(_ events: AsyncStream<NodeEvent>, _ text: String) async throws {

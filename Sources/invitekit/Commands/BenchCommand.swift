@@ -22,17 +22,26 @@ struct BenchCommand: AsyncParsableCommand {
         if node {
             try await runReportingErrors {
                 var report = try await NodeBenchmarks.run(flood: count == 1000 ? 5000 : count, relayURL: relay)
-                if relay == nil { try await NodeBenchmarks.commitThroughNode(size: 1000, commits: 20, into: &report) }
+                // At 1,000 members: 50 commits, then messages (and, over a real relay, CLI sends).
+                try await NodeBenchmarks.groupThroughNode(size: 1000, commits: 50, messages: 20, relayURL: relay, cliSends: relay == nil ? 0 : 10,
+                                                          into: &report)
+                var lines = report.lines
+                if LargeGroupBenchmarks.largeEnabled {
+                    var large = NodeBenchmarks.Report()
+                    try await NodeBenchmarks.groupThroughNode(size: 10_000, commits: 10, messages: 10, relayURL: relay, cliSends: relay == nil ? 0 : 5,
+                                                              into: &large)
+                    lines += large.groupLines
+                }
                 if json {
-                    StdIO.printLine("[" + report.lines.map { l in
+                    StdIO.printLine("[" + lines.map { l in
                         var o = JSONOutput()
                         o.add("name", l.0)
                         o.add("value", l.1)
                         return o.string
                     }.joined(separator: ",\n ") + "]")
                 } else {
-                    let width = max(72, report.lines.map(\.0.count).max() ?? 0)
-                    for (name, value) in report.lines { StdIO.printLine(name.padding(toLength: width, withPad: " ", startingAt: 0) + " " + value) }
+                    let width = max(72, lines.map(\.0.count).max() ?? 0)
+                    for (name, value) in lines { StdIO.printLine(name.padding(toLength: width, withPad: " ", startingAt: 0) + " " + value) }
                 }
             }
             return

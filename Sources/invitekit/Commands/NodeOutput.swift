@@ -50,16 +50,34 @@ enum NodeOutput {
 
     /// Reads `read` from the home's database until `isFinal` holds or `deadline` passes, and
     /// returns the last value. With `driving`, that node's runtime runs meanwhile (this process
-    /// holds the home); without, the `serve` holding it does the work.
+    /// holds the home) and each of its events triggers a read at once; without, the `serve`
+    /// holding it does the work. Either way a read also happens every 50 ms.
     static func wait<T>(_ home: StoreHome, driving node: InviteKitNode? = nil, deadline: ContinuousClock.Instant,
                         read: (StoreTransaction) throws -> T, until isFinal: (T) -> Bool) async throws -> T {
         let store = try Store.open(path: home.databasePath)
+        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let watcher = node.map { n in
+            let events = n.events()
+            return Task { for await _ in events { wake.yield() } }
+        }
         let runner = node.map { n in Task { try await n.run() } }
-        defer { runner?.cancel() }
+        let ticker = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(50))
+                wake.yield()
+            }
+        }
+        defer {
+            runner?.cancel()
+            watcher?.cancel()
+            ticker.cancel()
+            wake.finish()
+        }
+        var next = wakes.makeAsyncIterator()
         while true {
             let value = try store.read(read)
             if isFinal(value) || ContinuousClock.now >= deadline { return value }
-            try await Task.sleep(for: .milliseconds(50))
+            guard await next.next() != nil else { return value }
         }
     }
 }
