@@ -70,6 +70,30 @@ final class EngineStateFormatTests: XCTestCase {
         }
     }
 
+    /// A save reuses the tree encoding of the previous one only while the tree is the same: after
+    /// a message (same tree) and after a commit (new tree) the bytes equal those of a state that
+    /// never saved before (read back from bytes, so its cache is empty).
+    func testSavesThatReuseTheTreeEncodingEqualAFreshSave() throws {
+        var (admin, member) = try group(size: 12, commits: 1)
+        let rng = SeededRandom(seed: 9)
+        func fresh(_ s: MLSGroupState) throws -> [UInt8] { try MLSGroupState(serialized: s.serialized()).serialized().withUnsafeBytes { Array($0) } }
+        let first = member.serialized().withUnsafeBytes { Array($0) }
+        XCTAssertEqual(first, try fresh(member))
+        // A message advances the secret tree only: the cached tree encoding is reused.
+        let message = try admin.sealApplication(Array("hello".utf8), rng: rng)
+        let before = member
+        _ = try member.process(message)
+        XCTAssertEqual(member.serialized().withUnsafeBytes { Array($0) }, try fresh(member))
+        XCTAssertNotEqual(member.serialized().withUnsafeBytes { Array($0) }, first)
+        // A commit changes the tree: the copy made before it (sharing the cache) still saves its own tree.
+        let p = try admin.commit([], rng: rng)
+        try admin.merge(p)
+        _ = try member.process(p.message)
+        XCTAssertEqual(member.serialized().withUnsafeBytes { Array($0) }, try fresh(member))
+        XCTAssertEqual(before.serialized().withUnsafeBytes { Array($0) }, first)
+        XCTAssertEqual(member.serialized().withUnsafeBytes { Array($0) }, try fresh(member))
+    }
+
     func testVersionOneReadsAndOtherVersionsAreRefused() throws {
         var (admin, member) = try group(size: 9, commits: 3)
         let old = try MLSGroupState(serialized: SecureBytes(copying: versionOne(member)))

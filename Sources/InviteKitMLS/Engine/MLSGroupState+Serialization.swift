@@ -28,7 +28,7 @@ extension MLSGroupState {
                 tree.encodeDelta(from: base.tree, to: &w)
             } else {
                 w.writeUInt8(0)
-                tree.encode(to: &w)
+                w.writeBytes(treeEncoding.encoding(of: tree))
             }
             signatureKey.rawRepresentation.withUnsafeBytes { w.writeOpaque($0) }
             privateTree.serialized().withUnsafeBytes { w.writeOpaque($0) }

@@ -33,6 +33,9 @@ public struct MLSGroupState: Sendable {
     var proposalCache: [CachedProposal]
     /// `true` once a commit removed this member (RFC 9420 §12.1.3): only past epochs remain readable.
     public internal(set) var isRemoved = false
+    /// The last tree encoding ``serialized()`` made, shared by the copies of this state: a save
+    /// after a message (same tree) copies it instead of encoding every node again.
+    private(set) var treeEncoding = TreeEncodingCache()
 
     package var cipherSuite: CipherSuite { groupContext.cipherSuite }
     package var groupID: [UInt8] { groupContext.groupID }
