@@ -60,6 +60,33 @@ final class NodeGroupProcessTests: XCTestCase {
         for out in serves { XCTAssertTrue(waitFor(60) { out.text.contains("joined") }, out.text) }
     }
 
+    /// The same add handed to ada's running `serve`: a multi-member add runs in a task of its own
+    /// there (its Commits wait on relays), and the command still gets its answer; a `group send`
+    /// handed over right after it is answered too.
+    func testGroupAddOfSeveralMembersThroughServe() throws {
+        var npubs: [String: String] = [:]
+        for name in ["ada", "dee", "fay"] {
+            let made = try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url])
+            XCTAssertEqual(made.status, 0, made.output)
+            npubs[name] = made.output.split(whereSeparator: { $0 == "\n" || $0 == " " }).first { $0.hasPrefix("npub1") }.map(String.init)
+        }
+        let (_, adaOut, _, group) = try serveNewGroup(singleUse: false)
+        let serves = try ["dee", "fay"].map { try world.cli.start(["serve", "--home", world.home($0), "--interval", "0.3", "--accept-welcomes"]).1 }
+        for out in serves { XCTAssertTrue(waitFor(60) { out.text.contains("published") }, out.text) }
+
+        let add = try world.cli.start(["group", "add", "--home", world.home("ada"), "--group", group,
+                                       "--member", try XCTUnwrap(npubs["dee"]), "--member", try XCTUnwrap(npubs["fay"]), "--timeout", "60"])
+        let sent = try world.cli.run(["group", "send", "--home", world.home("ada"), "--group", group, "--timeout", "60", "while adding"])
+        XCTAssertEqual(sent.status, 0, sent.output)
+        add.0.waitUntilExit()
+        XCTAssertEqual(add.0.terminationStatus, 0, add.1.text)
+        XCTAssertTrue(waitFor { add.1.text.contains("confirmed") }, add.1.text)
+        XCTAssertTrue(adaOut.text.contains("took 1 request(s) from the inbox"), adaOut.text)
+        let members = try world.cli.run(["group", "members", "--home", world.home("ada"), "--group", group, "--json"])
+        XCTAssertEqual(count("\"npub\"", in: members.output), 3, members.output)
+        for out in serves { XCTAssertTrue(waitFor(60) { out.text.contains("joined") }, out.text) }
+    }
+
     func testMessagesBothWaysSingleUseRefusedAndRevokedInviteRefused() throws {
         for name in ["ada", "dee", "eve", "fay"] { XCTAssertEqual(try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url]).status, 0) }
         let (_, adaOut, url, group) = try serveNewGroup(singleUse: true)

@@ -32,6 +32,12 @@ enum NodeInbox {
             }
         }
 
+        /// A multi-member add: as many confirmed Commits as the event budget needs.
+        var isLong: Bool {
+            if case .add(_, let member) = self { return member.contains(",") }
+            return false
+        }
+
         var fields: [String: String] {
             switch self {
             case .send(let g, let text): return ["op": "send", "group": g, "text": text]
@@ -177,8 +183,8 @@ enum NodeInbox {
     /// Hands `request` to `serve` and waits for its answer. The hand-off is exact: `serve` takes
     /// a request by renaming `<id>.json` to `<id>.taken`, and this side withdraws it at the
     /// deadline by unlinking `<id>.json`. Only one of the two can succeed, so a withdrawn request
-    /// never runs, and a taken one is always waited for (`serve` answers it without waiting on a
-    /// relay).
+    /// never runs, and a taken one is always waited for: `serve` answers most without waiting on
+    /// a relay, and marks a long one (a multi-member add) as alive every few seconds.
     static func submit(home: StoreHome, _ request: Request, deadline: ContinuousClock.Instant) async throws -> Handled {
         let dir = directory(home)
         let id = UUID().uuidString
@@ -205,7 +211,10 @@ enum NodeInbox {
             }
             if withdrawn, ContinuousClock.now >= grace, !FileManager.default.fileExists(atPath: done) {
                 if !FileManager.default.fileExists(atPath: taken) { continue }
-                throw CLIFailure("serve took the request and stopped before answering; check `group read` before retrying", exitCode: 4)
+                // Still running (a long add): serve touches its mark every few seconds.
+                if isFresh(taken) { grace = ContinuousClock.now + .seconds(1) } else {
+                    throw CLIFailure("serve took the request and stopped before answering; check `group read` before retrying", exitCode: 4)
+                }
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -220,22 +229,59 @@ enum NodeInbox {
         for name in names.sorted() where name.hasSuffix(".json") {
             let base = (dir as NSString).appendingPathComponent(String(name.dropLast(5)))
             guard rename(base + ".json", base + ".taken") == 0 else { continue }
-            let answer: String
+            n += 1
+            let request: Request
             do {
                 guard let data = FileManager.default.contents(atPath: base + ".taken"),
                       let fields = try JSONSerialization.jsonObject(with: data) as? [String: String] else { throw CLIFailure("malformed request") }
-                answer = try await run(Request(fields: fields), on: node)
+                request = try Request(fields: fields)
             } catch {
-                answer = "error: \(CLIMessages.describe(error))"
+                answer("error: \(CLIMessages.describe(error))", base: base)
+                continue
             }
-            do {
-                try SafeFile.write(Array(answer.utf8), to: base + ".done", mode: 0o600)
-            } catch {
-                StdIO.printError("cannot answer a request: \(CLIMessages.describe(error))")
+            // A multi-member add runs for minutes (one confirmed Commit after another): it gets
+            // its own task, so the requests behind it are not held up.
+            if request.isLong {
+                Task { await answer(request, base: base, on: node) }
+            } else {
+                await answer(request, base: base, on: node)
             }
-            unlink(base + ".taken")
-            n += 1
         }
         return n
+    }
+
+    /// Runs a taken request and answers it; meanwhile `<id>.taken` is touched every few
+    /// seconds, so the waiting command knows serve is still at it (``submit``).
+    private static func answer(_ request: Request, base: String, on node: InviteKitNode) async {
+        let heartbeat = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: heartbeatInterval)
+                utimes(base + ".taken", nil)
+            }
+        }
+        defer { heartbeat.cancel() }
+        do {
+            answer(try await run(request, on: node), base: base)
+        } catch {
+            answer("error: \(CLIMessages.describe(error))", base: base)
+        }
+    }
+
+    private static func answer(_ text: String, base: String) {
+        do {
+            try SafeFile.write(Array(text.utf8), to: base + ".done", mode: 0o600)
+        } catch {
+            StdIO.printError("cannot answer a request: \(CLIMessages.describe(error))")
+        }
+        unlink(base + ".taken")
+    }
+
+    /// How often serve marks a request it is still running; a mark older than 3 of these means it stopped.
+    static let heartbeatInterval: Duration = .seconds(5)
+
+    /// Whether serve marked `taken` within the last 3 heartbeats.
+    static func isFresh(_ taken: String) -> Bool {
+        guard let modified = (try? FileManager.default.attributesOfItem(atPath: taken))?[.modificationDate] as? Date else { return false }
+        return Date().timeIntervalSince(modified) < 3 * Double(heartbeatInterval.components.seconds)
     }
 }
