@@ -40,15 +40,15 @@ extension RatchetTree {
             if let node, node.isLeaf != (i % 2 == 0) { throw MLSError(.invalidTree, "delta node \(i) of the wrong type") }
             return (i, node)
         }
-        var nodes = base.storage
-        if nodes.count > count { nodes.removeLast(nodes.count - count) } else { nodes += Array(repeating: nil, count: count - nodes.count) }
-        for (i, n) in changes { nodes[i] = n }
-        storage = nodes
+        self = base
         guard base.storage.count == count else {
-            hashes = computeTreeHashes()
+            var nodes = Array(base.storage)
+            if nodes.count > count { nodes.removeLast(nodes.count - count) } else { nodes += Array(repeating: nil, count: count - nodes.count) }
+            for (i, n) in changes { nodes[i] = n }
+            self.nodes = nodes
             return
         }
-        hashes = base.hashes
+        for (i, n) in changes { write(i, n) }
         // Every changed node and its ancestors, lowest level first, so each node is hashed after
         // its children.
         var dirty = Set<UInt32>()

@@ -7,15 +7,18 @@ extension RatchetTree {
     package var treeHash: [UInt8] { hashes[Int(root)] }
 
     /// The tree hash of every node, by node index (RFC 9420 §7.8).
-    package func treeHashes() -> [[UInt8]] { hashes }
+    package func treeHashes() -> [[UInt8]] { Array(hashes) }
 
-    package func computeTreeHashes() -> [[UInt8]] {
-        var out = [[UInt8]](repeating: [], count: storage.count)
+    /// Every tree hash, recomputed from the nodes (for tests of the kept ones).
+    package func computeTreeHashes() -> [[UInt8]] { Array(computeHashes()) }
+
+    func computeHashes() -> ChunkedArray<[UInt8]> {
+        var out = ChunkedArray<[UInt8]>(repeating: [], count: storage.count)
         fillTreeHash(root, into: &out)
         return out
     }
 
-    func fillTreeHash(_ x: UInt32, into out: inout [[UInt8]]) {
+    func fillTreeHash(_ x: UInt32, into out: inout ChunkedArray<[UInt8]>) {
         if !TreeMath.isLeaf(x) {
             fillTreeHash(TreeMath.left(x), into: &out)
             fillTreeHash(TreeMath.right(x), into: &out)
@@ -24,7 +27,7 @@ extension RatchetTree {
     }
 
     /// The tree hash of node `x`, given its children's in `children` for a parent node.
-    func nodeHash(_ x: UInt32, children: [[UInt8]]) -> [UInt8] {
+    func nodeHash(_ x: UInt32, children: ChunkedArray<[UInt8]>) -> [UInt8] {
         if TreeMath.isLeaf(x) { return leafHash(x, present: true) }
         return parentHashInputHash(parentNode(x), left: children[Int(TreeMath.left(x))], right: children[Int(TreeMath.right(x))])
     }
@@ -57,7 +60,7 @@ extension RatchetTree {
     /// The tree hash of `x` in the tree where the leaves in `excluded` are blank and dropped from
     /// every `unmerged_leaves` list: the "original sibling tree hash" of RFC 9420 §7.9.
     /// `cache` holds the plain tree hashes, reused for subtrees that hold no excluded leaf.
-    func treeHash(of x: UInt32, excluding excluded: [UInt32], cache: [[UInt8]]) -> [UInt8] {
+    func treeHash(of x: UInt32, excluding excluded: [UInt32], cache: ChunkedArray<[UInt8]>) -> [UInt8] {
         let inside = excluded.filter { TreeMath.contains(x, leaf: $0) }
         if inside.isEmpty { return cache[Int(x)] }
         if TreeMath.isLeaf(x) { return leafHash(x, present: false) }
@@ -80,7 +83,7 @@ extension RatchetTree {
 
     /// The parent hash a child of parent `p` on the side of `child` must carry, in this tree
     /// (RFC 9420 §7.9).
-    func parentHash(of p: UInt32, towards child: UInt32, cache: [[UInt8]]) -> [UInt8]? {
+    func parentHash(of p: UInt32, towards child: UInt32, cache: ChunkedArray<[UInt8]>) -> [UInt8]? {
         guard let node = parentNode(p) else { return nil }
         let sibling = child == TreeMath.left(p) ? TreeMath.right(p) : TreeMath.left(p)
         let siblingHash = treeHash(of: sibling, excluding: node.unmergedLeaves, cache: cache)
@@ -101,7 +104,7 @@ extension RatchetTree {
     /// exactly one descendant of each such node must carry its parent hash, and that descendant
     /// must be the only node of its child's resolution besides the node's unmerged leaves.
     package func verifyParentHashes() throws {
-        let cache = treeHashes()
+        let cache = hashes
         for i in stride(from: UInt32(1), to: UInt32(storage.count), by: 2) {
             guard let p = parentNode(i) else { continue }
             var valid = 0
@@ -125,9 +128,9 @@ extension RatchetTree {
     /// and returns the parent hash the sender's new leaf must carry.
     mutating func applyPath(sender: UInt32, path: [(node: UInt32, copathChild: UInt32)], publicKeys: [[UInt8]]) -> [UInt8] {
         precondition(path.count == publicKeys.count)
-        for x in directPath(leaf: sender) { storage[Int(x)] = nil }
+        for x in directPath(leaf: sender) { write(Int(x), nil) }
         let set = pathNodes(path: path, publicKeys: publicKeys)
-        for (k, step) in set.enumerated() { storage[Int(path[k].node)] = .parent(step.node) }
+        for (k, step) in set.enumerated() { write(Int(path[k].node), .parent(step.node)) }
         rehashPath(from: TreeMath.nodeIndex(leaf: sender))
         return set.first?.hash ?? []
     }

@@ -5,27 +5,35 @@
 /// nodes (RFC 9420 §12.4.3.3) and ``init(from:)`` pads them back.
 package struct RatchetTree: Hashable, Sendable {
     /// Every node, `nil` when blank. `nodes.count == 2 * leafCount - 1`. Setting it recomputes
-    /// every tree hash; the tree's own mutations write `storage` and rehash only what changed.
+    /// every tree hash and key index; the tree's own mutations write through ``write(_:_:)`` and
+    /// rehash only what changed.
     package internal(set) var nodes: [Node?] {
-        get { storage }
+        get { Array(storage) }
         set {
-            storage = newValue
-            hashes = computeTreeHashes()
+            storage = ChunkedArray(newValue)
+            hashes = computeHashes()
+            rebuildKeyIndexes()
         }
     }
-    /// The nodes, written without rehashing by mutations that rehash the paths they touch.
-    var storage: [Node?]
+    /// The nodes, chunked so that a commit on a tree shared with the previous epoch copies only
+    /// the chunks it writes. Written only through ``write(_:_:)``, which keeps the key indexes.
+    private(set) var storage: ChunkedArray<Node?>
     /// The tree hash of every node (RFC 9420 §7.8), kept current by each mutation so that a commit
     /// rehashes only the paths it touches.
-    var hashes: [[UInt8]] = []
+    var hashes = ChunkedArray<[UInt8]>()
+    /// The node holding each encryption key, parent or leaf (RFC 9420 §7.3).
+    private(set) var encryptionKeyIndex = KeyIndex()
+    /// The leaf holding each signature key (RFC 9420 §7.3).
+    private(set) var signatureKeyIndex = KeyIndex()
 
     /// A one-member tree.
     package init(firstLeaf: LeafNode) {
-        storage = [.leaf(firstLeaf)]
-        hashes = computeTreeHashes()
+        storage = ChunkedArray([nil])
+        write(0, .leaf(firstLeaf))
+        hashes = computeHashes()
     }
 
-    package static func == (a: RatchetTree, b: RatchetTree) -> Bool { a.nodes == b.nodes }
+    package static func == (a: RatchetTree, b: RatchetTree) -> Bool { a.storage == b.storage }
     package func hash(into h: inout Hasher) { h.combine(storage) }
 
     /// Builds from an array in RFC 9420 Appendix C order; trailing blanks may be omitted.
@@ -44,8 +52,9 @@ package struct RatchetTree: Hashable, Sendable {
             case nil: break
             }
         }
-        storage = given + Array(repeating: nil, count: Int(TreeMath.nodeWidth(leafCount: leafCount)) - given.count)
-        hashes = computeTreeHashes()
+        storage = ChunkedArray(given + Array(repeating: nil, count: Int(TreeMath.nodeWidth(leafCount: leafCount)) - given.count))
+        hashes = computeHashes()
+        rebuildKeyIndexes()
     }
 
     /// Number of leaf slots (a power of two), blank or not.
@@ -73,8 +82,38 @@ package struct RatchetTree: Hashable, Sendable {
     }
 
     mutating func setNode(_ index: UInt32, _ node: Node?) {
-        storage[Int(index)] = node
+        write(Int(index), node)
         rehashPath(from: index)
+    }
+
+    /// Sets node `i` without rehashing, keeping the key indexes: every write to `storage` comes
+    /// here.
+    mutating func write(_ i: Int, _ node: Node?) {
+        let old = storage[i]
+        if old == nil && node == nil { return }
+        let x = UInt32(i)
+        let oldEncryption = old?.encryptionKey, newEncryption = node?.encryptionKey
+        if oldEncryption != newEncryption {
+            if let oldEncryption { encryptionKeyIndex.remove(oldEncryption, node: x) }
+            if let newEncryption { encryptionKeyIndex.insert(newEncryption, node: x) }
+        }
+        let oldSignature = old?.leafNode?.signatureKey, newSignature = node?.leafNode?.signatureKey
+        if oldSignature != newSignature {
+            if let oldSignature { signatureKeyIndex.remove(oldSignature, node: x) }
+            if let newSignature { signatureKeyIndex.insert(newSignature, node: x) }
+        }
+        storage[i] = node
+    }
+
+    /// Rebuilds both key indexes from the nodes, after `storage` was replaced whole.
+    mutating func rebuildKeyIndexes() {
+        encryptionKeyIndex = KeyIndex()
+        signatureKeyIndex = KeyIndex()
+        for i in storage.indices {
+            guard let n = storage[i] else { continue }
+            encryptionKeyIndex.insert(n.encryptionKey, node: UInt32(i))
+            if let l = n.leafNode { signatureKeyIndex.insert(l.signatureKey, node: UInt32(i)) }
+        }
     }
 
     /// Recomputes the tree hashes of `index` and its ancestors, after nodes on that path changed
@@ -93,8 +132,8 @@ package struct RatchetTree: Hashable, Sendable {
     /// Doubles the leaf count: the old tree becomes the left subtree of a new blank root
     /// (RFC 9420 §7.7).
     mutating func extend() {
-        storage += Array(repeating: nil, count: storage.count + 1)
-        hashes = computeTreeHashes()
+        storage.append(contentsOf: repeatElement(nil, count: storage.count + 1))
+        hashes = computeHashes()
     }
 
     /// Drops the root and its right subtree, whose nodes must all be blank (RFC 9420 §7.7).
@@ -158,7 +197,7 @@ package struct RatchetTree: Hashable, Sendable {
 
     /// The leaf index of the member whose leaf carries `signatureKey`.
     package func leafIndex(signatureKey: [UInt8]) -> UInt32? {
-        (0..<leafCount).first { leaf($0)?.signatureKey == signatureKey }
+        nodes(holdingSignatureKey: signatureKey).first.map(TreeMath.leafIndex(node:))
     }
 
     /// The leaf index of the first member whose credential identity is `identity` (for Marmot, the
