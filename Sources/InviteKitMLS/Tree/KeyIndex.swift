@@ -22,21 +22,32 @@ struct KeyIndex: Sendable {
         var node: UInt32
     }
 
+    /// A key, hashed as one run of bytes (an array of bytes hashes byte by byte).
+    private struct Key: Hashable, Sendable {
+        let bytes: [UInt8]
+        func hash(into h: inout Hasher) { bytes.withUnsafeBytes { h.combine(bytes: $0) } }
+    }
+
     private static var shardCount: Int { 256 }
-    private var shards: [[[UInt8]: Entry]] = Array(repeating: [:], count: KeyIndex.shardCount)
+    private var shards: [[Key: Entry]] = Array(repeating: [:], count: KeyIndex.shardCount)
 
     init() {}
 
-    private static func shard(_ key: [UInt8]) -> Int { key.hashValue & (shardCount - 1) }
+    private static func shard(_ key: Key) -> Int {
+        var h = Hasher()
+        key.bytes.withUnsafeBytes { h.combine(bytes: $0) }
+        return h.finalize() & (shardCount - 1)
+    }
 
-    func holders(of key: [UInt8]) -> Holders {
+    func holders(of bytes: [UInt8]) -> Holders {
+        let key = Key(bytes: bytes)
         guard let e = shards[Self.shard(key)][key] else { return .none }
         return e.count == 1 && e.node != .max ? .one(e.node) : .several
     }
 
-    func contains(_ key: [UInt8]) -> Bool { shards[Self.shard(key)][key] != nil }
 
-    mutating func insert(_ key: [UInt8], node: UInt32) {
+    mutating func insert(_ bytes: [UInt8], node: UInt32) {
+        let key = Key(bytes: bytes)
         let s = Self.shard(key)
         if let e = shards[s][key] {
             shards[s][key] = Entry(count: e.count + 1, node: .max)
@@ -45,7 +56,8 @@ struct KeyIndex: Sendable {
         }
     }
 
-    mutating func remove(_ key: [UInt8], node: UInt32) {
+    mutating func remove(_ bytes: [UInt8], node: UInt32) {
+        let key = Key(bytes: bytes)
         let s = Self.shard(key)
         guard let e = shards[s][key] else { preconditionFailure("KeyIndex.remove of a key not held") }
         if e.count == 1 {
@@ -60,7 +72,7 @@ struct KeyIndex: Sendable {
     var snapshot: [[UInt8]: Holders] {
         var out: [[UInt8]: Holders] = [:]
         for shard in shards {
-            for (k, e) in shard { out[k] = e.count == 1 && e.node != .max ? .one(e.node) : .several }
+            for (k, e) in shard { out[k.bytes] = e.count == 1 && e.node != .max ? .one(e.node) : .several }
         }
         return out
     }
