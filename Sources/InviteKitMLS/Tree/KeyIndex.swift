@@ -1,19 +1,44 @@
-/// Which node holds each key of a ratchet tree, for the uniqueness rules of RFC 9420 §7.3, kept
-/// by the tree's own writes so that a commit checks its keys in O(keys) instead of scanning every
-/// node.
+import InviteKitCrypto
+
+/// Which node holds each key of a ratchet tree, for the uniqueness rules of RFC 9420 §7.3
+/// (encryption keys across all nodes, signature keys across leaves), kept by the tree's own
+/// writes so that a commit checks its keys in O(keys) instead of scanning every node.
 ///
 /// The map is split into shards, each its own copy-on-write dictionary: the tree is shared with
 /// the epoch before each commit, and a commit's O(log N) key changes then copy a few small shards
-/// and the outer array, not one dictionary of every key. The shard comes from the process-seeded
-/// `Hasher`, so keys chosen by a member cannot all be steered into one shard.
+/// and the outer array, not one dictionary of every key. Keys and entries are plain values, so a
+/// shard copies and frees without touching a reference count. The shard comes from the
+/// process-seeded `Hasher`, so keys chosen by a member cannot all be steered into one shard.
 struct KeyIndex: Sendable {
     /// Where a key is held.
-    enum Holders: Equatable {
+    enum Holders: Equatable, Sendable {
         case none
         case one(UInt32)
         /// Held twice or more (possible only in a tree not yet validated), or once by a node no
         /// longer known after its twin was removed: the caller scans the tree.
         case several
+    }
+
+    /// The two key spaces of RFC 9420 §7.3.
+    enum Space: UInt8, Sendable {
+        case encryption = 0, signature = 2
+    }
+
+    /// A key of the suites' 32-byte form inline; any other length by its SHA-256 digest, flagged
+    /// apart so that it never equals an inline key.
+    private struct Key: Hashable, Sendable {
+        let a: UInt64, b: UInt64, c: UInt64, d: UInt64
+        let tag: UInt8
+
+        init(_ bytes: [UInt8], _ space: Space) {
+            let inline = bytes.count == 32
+            let words = inline ? bytes : SHA256.hash(bytes)
+            (a, b, c, d) = words.withUnsafeBytes {
+                ($0.loadUnaligned(fromByteOffset: 0, as: UInt64.self), $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self),
+                 $0.loadUnaligned(fromByteOffset: 16, as: UInt64.self), $0.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+            }
+            tag = space.rawValue | (inline ? 0 : 1)
+        }
     }
 
     private struct Entry: Sendable {
@@ -22,32 +47,21 @@ struct KeyIndex: Sendable {
         var node: UInt32
     }
 
-    /// A key, hashed as one run of bytes (an array of bytes hashes byte by byte).
-    private struct Key: Hashable, Sendable {
-        let bytes: [UInt8]
-        func hash(into h: inout Hasher) { bytes.withUnsafeBytes { h.combine(bytes: $0) } }
-    }
-
-    private static var shardCount: Int { 256 }
+    private static var shardCount: Int { 512 }
     private var shards: [[Key: Entry]] = Array(repeating: [:], count: KeyIndex.shardCount)
 
     init() {}
 
-    private static func shard(_ key: Key) -> Int {
-        var h = Hasher()
-        key.bytes.withUnsafeBytes { h.combine(bytes: $0) }
-        return h.finalize() & (shardCount - 1)
-    }
+    private static func shard(_ key: Key) -> Int { key.hashValue & (shardCount - 1) }
 
-    func holders(of bytes: [UInt8]) -> Holders {
-        let key = Key(bytes: bytes)
+    func holders(of bytes: [UInt8], in space: Space) -> Holders {
+        let key = Key(bytes, space)
         guard let e = shards[Self.shard(key)][key] else { return .none }
         return e.count == 1 && e.node != .max ? .one(e.node) : .several
     }
 
-
-    mutating func insert(_ bytes: [UInt8], node: UInt32) {
-        let key = Key(bytes: bytes)
+    mutating func insert(_ bytes: [UInt8], in space: Space, node: UInt32) {
+        let key = Key(bytes, space)
         let s = Self.shard(key)
         if let e = shards[s][key] {
             shards[s][key] = Entry(count: e.count + 1, node: .max)
@@ -56,8 +70,8 @@ struct KeyIndex: Sendable {
         }
     }
 
-    mutating func remove(_ bytes: [UInt8], node: UInt32) {
-        let key = Key(bytes: bytes)
+    mutating func remove(_ bytes: [UInt8], in space: Space, node: UInt32) {
+        let key = Key(bytes, space)
         let s = Self.shard(key)
         guard let e = shards[s][key] else { preconditionFailure("KeyIndex.remove of a key not held") }
         if e.count == 1 {
@@ -68,11 +82,12 @@ struct KeyIndex: Sendable {
         }
     }
 
-    /// Every key with its holders, for tests comparing an index kept by writes with a rebuilt one.
-    var snapshot: [[UInt8]: Holders] {
-        var out: [[UInt8]: Holders] = [:]
+    /// Every entry as (count, holder), in no order, for tests comparing an index kept by writes
+    /// with a rebuilt one.
+    var entries: [String: [UInt32]] {
+        var out: [String: [UInt32]] = [:]
         for shard in shards {
-            for (k, e) in shard { out[k.bytes] = e.count == 1 && e.node != .max ? .one(e.node) : .several }
+            for (k, e) in shard { out["\(k.tag):\(k.a):\(k.b):\(k.c):\(k.d)"] = [e.count, e.node] }
         }
         return out
     }

@@ -3,7 +3,7 @@
 extension RatchetTree {
     /// The nodes whose encryption key is `key`, ascending.
     func nodes(holdingEncryptionKey key: [UInt8]) -> [UInt32] {
-        switch encryptionKeyIndex.holders(of: key) {
+        switch keyIndex.holders(of: key, in: .encryption) {
         case .none: return []
         case .one(let x): return [x]
         case .several: return (0..<UInt32(storage.count)).filter { storage[Int($0)]?.encryptionKey == key }
@@ -12,15 +12,13 @@ extension RatchetTree {
 
     /// The node indices of the leaves whose signature key is `key`, ascending.
     func nodes(holdingSignatureKey key: [UInt8]) -> [UInt32] {
-        switch signatureKeyIndex.holders(of: key) {
+        switch keyIndex.holders(of: key, in: .signature) {
         case .none: return []
         case .one(let x): return [x]
         case .several: return (0..<UInt32(storage.count)).filter { storage[Int($0)]?.leafNode?.signatureKey == key }
         }
     }
 
-    /// Both key indexes, for tests comparing those the mutations keep with rebuilt ones.
-    var keyIndexSnapshot: (encryption: [[UInt8]: KeyIndex.Holders], signature: [[UInt8]: KeyIndex.Holders]) {
-        (encryptionKeyIndex.snapshot, signatureKeyIndex.snapshot)
-    }
+    /// The key index's entries, for tests comparing the one the mutations keep with a rebuilt one.
+    var keyIndexEntries: [String: [UInt32]] { keyIndex.entries }
 }

@@ -21,10 +21,9 @@ package struct RatchetTree: Hashable, Sendable {
     /// The tree hash of every node (RFC 9420 §7.8), kept current by each mutation so that a commit
     /// rehashes only the paths it touches.
     var hashes = ChunkedArray<[UInt8]>()
-    /// The node holding each encryption key, parent or leaf (RFC 9420 §7.3).
-    private(set) var encryptionKeyIndex = KeyIndex()
-    /// The leaf holding each signature key (RFC 9420 §7.3).
-    private(set) var signatureKeyIndex = KeyIndex()
+    /// The node holding each encryption key, parent or leaf, and the leaf holding each signature
+    /// key (RFC 9420 §7.3).
+    private(set) var keyIndex = KeyIndex()
     /// The number of non-blank nodes in each chunk of `storage`, so that a blank subtree is seen
     /// in O(size / 64) instead of by reading every node (resolutions and filtered direct paths
     /// of a tree with a large blank region). Plain integers: a copy is one memcpy.
@@ -99,13 +98,13 @@ package struct RatchetTree: Hashable, Sendable {
         let x = UInt32(i)
         let oldEncryption = old?.encryptionKey, newEncryption = node?.encryptionKey
         if oldEncryption != newEncryption {
-            if let oldEncryption { encryptionKeyIndex.remove(oldEncryption, node: x) }
-            if let newEncryption { encryptionKeyIndex.insert(newEncryption, node: x) }
+            if let oldEncryption { keyIndex.remove(oldEncryption, in: .encryption, node: x) }
+            if let newEncryption { keyIndex.insert(newEncryption, in: .encryption, node: x) }
         }
         let oldSignature = old?.leafNode?.signatureKey, newSignature = node?.leafNode?.signatureKey
         if oldSignature != newSignature {
-            if let oldSignature { signatureKeyIndex.remove(oldSignature, node: x) }
-            if let newSignature { signatureKeyIndex.insert(newSignature, node: x) }
+            if let oldSignature { keyIndex.remove(oldSignature, in: .signature, node: x) }
+            if let newSignature { keyIndex.insert(newSignature, in: .signature, node: x) }
         }
         if old == nil { nonBlankPerChunk[i >> Self.chunkShift] += 1 } else if node == nil { nonBlankPerChunk[i >> Self.chunkShift] -= 1 }
         storage[i] = node
@@ -127,15 +126,14 @@ package struct RatchetTree: Hashable, Sendable {
     /// Rebuilds both key indexes and the chunk counts from the nodes, after `storage` was
     /// replaced whole.
     mutating func rebuildIndexes() {
-        encryptionKeyIndex = KeyIndex()
-        signatureKeyIndex = KeyIndex()
+        keyIndex = KeyIndex()
         nonBlankPerChunk = []
         resizeChunkCounts()
         for i in storage.indices {
             guard let n = storage[i] else { continue }
             nonBlankPerChunk[i >> Self.chunkShift] += 1
-            encryptionKeyIndex.insert(n.encryptionKey, node: UInt32(i))
-            if let l = n.leafNode { signatureKeyIndex.insert(l.signatureKey, node: UInt32(i)) }
+            keyIndex.insert(n.encryptionKey, in: .encryption, node: UInt32(i))
+            if let l = n.leafNode { keyIndex.insert(l.signatureKey, in: .signature, node: UInt32(i)) }
         }
     }
 
