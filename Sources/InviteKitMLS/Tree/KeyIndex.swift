@@ -47,35 +47,52 @@ struct KeyIndex: Sendable {
         var node: UInt32
     }
 
-    private static var shardCount: Int { 512 }
-    private var shards: [[Key: Entry]] = Array(repeating: [:], count: KeyIndex.shardCount)
+    /// Keys per shard before the shard count grows fourfold: a shard copies in a few KiB, and
+    /// the outer array stays small for a small group (its copy retains every shard).
+    private static var shardTarget: Int { 64 }
+    private var shards: [[Key: Entry]] = [[:]]
+    /// Distinct keys held.
+    private var count = 0
 
     init() {}
 
-    private static func shard(_ key: Key) -> Int { key.hashValue & (shardCount - 1) }
+    private func shard(_ key: Key) -> Int { key.hashValue & (shards.count - 1) }
 
     func holders(of bytes: [UInt8], in space: Space) -> Holders {
         let key = Key(bytes, space)
-        guard let e = shards[Self.shard(key)][key] else { return .none }
+        guard let e = shards[shard(key)][key] else { return .none }
         return e.count == 1 && e.node != .max ? .one(e.node) : .several
     }
 
     mutating func insert(_ bytes: [UInt8], in space: Space, node: UInt32) {
         let key = Key(bytes, space)
-        let s = Self.shard(key)
+        let s = shard(key)
         if let e = shards[s][key] {
             shards[s][key] = Entry(count: e.count + 1, node: .max)
         } else {
             shards[s][key] = Entry(count: 1, node: node)
+            count += 1
+            if count > shards.count * Self.shardTarget { reshard(into: shards.count * 4) }
+        }
+    }
+
+    /// Spreads the keys over `n` shards (a power of two); amortised O(1) a key, as the count
+    /// only grows fourfold each time.
+    private mutating func reshard(into n: Int) {
+        let old = shards
+        shards = Array(repeating: [:], count: n)
+        for shard in old {
+            for (k, e) in shard { shards[self.shard(k)][k] = e }
         }
     }
 
     mutating func remove(_ bytes: [UInt8], in space: Space, node: UInt32) {
         let key = Key(bytes, space)
-        let s = Self.shard(key)
+        let s = shard(key)
         guard let e = shards[s][key] else { preconditionFailure("KeyIndex.remove of a key not held") }
         if e.count == 1 {
             shards[s][key] = nil
+            count -= 1
         } else {
             // The other holder is not recorded; `.several` sends the caller to a scan.
             shards[s][key] = Entry(count: e.count - 1, node: .max)
