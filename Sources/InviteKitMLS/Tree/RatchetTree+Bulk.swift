@@ -38,7 +38,7 @@ extension RatchetTree {
                 leaf.sign(with: signingKeys[Int(leafIndex)], groupID: groupID, leafIndex: leafIndex)
                 write(Int(x), .leaf(leaf))
             }
-            hashes[Int(x)] = nodeHash(x, left: [], right: [])
+            hashes[Int(x)] = nodeHash(x, left: .zero, right: .zero)
             return
         }
         let l = TreeMath.left(x), r = TreeMath.right(x)

@@ -57,7 +57,7 @@ extension RatchetTree {
             while dirty.insert(x).inserted, x != root { x = TreeMath.parent(x) }
         }
         for x in dirty.sorted(by: { TreeMath.level($0) < TreeMath.level($1) }) {
-            hashes[Int(x)] = TreeMath.isLeaf(x) ? nodeHash(x, left: [], right: [])
+            hashes[Int(x)] = TreeMath.isLeaf(x) ? nodeHash(x, left: .zero, right: .zero)
                 : nodeHash(x, left: hashes[Int(TreeMath.left(x))], right: hashes[Int(TreeMath.right(x))])
         }
     }

@@ -20,7 +20,7 @@ package struct RatchetTree: Hashable, Sendable {
     private(set) var storage: ChunkedArray<Node?>
     /// The tree hash of every node (RFC 9420 §7.8), kept current by each mutation so that a commit
     /// rehashes only the paths it touches.
-    var hashes = ChunkedArray<[UInt8]>()
+    var hashes = ChunkedArray<NodeHash>()
     /// The node holding each encryption key, parent or leaf, and the leaf holding each signature
     /// key (RFC 9420 §7.3).
     private(set) var keyIndex = KeyIndex()
@@ -142,7 +142,7 @@ package struct RatchetTree: Hashable, Sendable {
     mutating func rehashPath(from index: UInt32) {
         var x = index
         while true {
-            let h = TreeMath.isLeaf(x) ? nodeHash(x, left: [], right: [])
+            let h = TreeMath.isLeaf(x) ? nodeHash(x, left: .zero, right: .zero)
                 : nodeHash(x, left: hashes[Int(TreeMath.left(x))], right: hashes[Int(TreeMath.right(x))])
             hashes[Int(x)] = h
             if x == root { break }

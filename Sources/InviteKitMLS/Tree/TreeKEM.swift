@@ -85,8 +85,7 @@ package enum TreeKEM {
         // Checked before the tree changes, so that it is mutated in place (no copy) only once valid.
         let expected = tree.pathNodes(path: steps, publicKeys: publicKeys).first?.hash ?? []
         guard expected == claimed else { throw MLSError(.parentHashMismatch, "UpdatePath leaf parent_hash") }
-        _ = tree.applyPath(sender: sender, path: steps, publicKeys: publicKeys)
-        tree.setNode(TreeMath.nodeIndex(leaf: sender), .leaf(path.leafNode))
+        _ = tree.applyPath(sender: sender, path: steps, publicKeys: publicKeys, leaf: path.leafNode)
     }
 
     /// The path's encryption keys must be new to the tree, and its leaf's signature key unused by
