@@ -225,6 +225,16 @@ final class TreeKeyIndexTests: XCTestCase {
         XCTAssertEqual(original.treeHash, try RatchetTree(nodes: nodes).treeHash)
         try assertIndexesMatchRebuilt(third)
         try assertIndexesMatchRebuilt(copy)
+
+        // A delta skips the chunks the two trees share; it is byte for byte the delta against an
+        // unshared copy of the base, and reads back as the tree.
+        let unshared = try RatchetTree(nodes: nodes)
+        var viaShared = TLSWriter(), viaUnshared = TLSWriter()
+        third.encodeDelta(from: original, to: &viaShared)
+        third.encodeDelta(from: unshared, to: &viaUnshared)
+        XCTAssertEqual(viaShared.bytes, viaUnshared.bytes)
+        var r = TLSReader(viaShared.bytes)
+        XCTAssertEqual(try RatchetTree(delta: &r, base: original), third)
     }
 
     func testChunkedArrayMatchesArray() {

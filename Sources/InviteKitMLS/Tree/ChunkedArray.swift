@@ -39,6 +39,13 @@ struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
         }
     }
 
+    /// Chunk `c` (elements `c * chunkSize ..< (c + 1) * chunkSize`) is the very same buffer in
+    /// `other`, so every element in it is equal: a tree and its retained copies share most.
+    func sharesChunk(_ c: Int, with other: ChunkedArray) -> Bool {
+        guard c < chunks.count, c < other.chunks.count, chunks[c].count == other.chunks[c].count else { return false }
+        return chunks[c].withUnsafeBufferPointer { a in other.chunks[c].withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+    }
+
     mutating func append(contentsOf elements: some Sequence<Element>) {
         for e in elements {
             if count & (Self.chunkSize - 1) == 0 {

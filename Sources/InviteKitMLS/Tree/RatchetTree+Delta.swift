@@ -9,7 +9,13 @@ extension RatchetTree {
     func encodeDelta(from base: RatchetTree, to writer: inout TLSWriter) {
         writer.writeUInt32(UInt32(storage.count))
         writer.writeVector { w in
-            for i in storage.indices {
+            var i = 0
+            while i < storage.count {
+                if i & (ChunkedArray<Node?>.chunkSize - 1) == 0, storage.sharesChunk(i >> ChunkedArray<Node?>.chunkShift, with: base.storage) {
+                    i += ChunkedArray<Node?>.chunkSize
+                    continue
+                }
+                defer { i += 1 }
                 let mine = storage[i]
                 let theirs = i < base.storage.count ? base.storage[i] : nil
                 if mine == theirs { continue }  // a shared box compares by identity first
