@@ -56,6 +56,13 @@ struct KeyIndex: Sendable {
 
     init() {}
 
+    /// An empty index with as many shards as `expectedKeys` keys will need.
+    init(expectedKeys: Int) {
+        var n = 1
+        while expectedKeys > n * Self.shardTarget { n *= 4 }
+        shards = Array(repeating: [:], count: n)
+    }
+
     private func shard(_ key: Key) -> Int { key.hashValue & (shards.count - 1) }
 
     func holders(of bytes: [UInt8], in space: Space) -> Holders {

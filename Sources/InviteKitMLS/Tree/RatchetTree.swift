@@ -101,7 +101,7 @@ package struct RatchetTree: Hashable, Sendable {
             if let oldEncryption { keyIndex.remove(oldEncryption, in: .encryption, node: x) }
             if let newEncryption { keyIndex.insert(newEncryption, in: .encryption, node: x) }
         }
-        let oldSignature = old?.leafNode?.signatureKey, newSignature = node?.leafNode?.signatureKey
+        let oldSignature = old?.signatureKey, newSignature = node?.signatureKey
         if oldSignature != newSignature {
             if let oldSignature { keyIndex.remove(oldSignature, in: .signature, node: x) }
             if let newSignature { keyIndex.insert(newSignature, in: .signature, node: x) }
@@ -126,14 +126,15 @@ package struct RatchetTree: Hashable, Sendable {
     /// Rebuilds both key indexes and the chunk counts from the nodes, after `storage` was
     /// replaced whole.
     mutating func rebuildIndexes() {
-        keyIndex = KeyIndex()
+        // Sized for every key at once: growing shard by shard would move each key a few times.
+        keyIndex = KeyIndex(expectedKeys: storage.count + (storage.count + 1) / 2)
         nonBlankPerChunk = []
         resizeChunkCounts()
         for i in storage.indices {
             guard let n = storage[i] else { continue }
             nonBlankPerChunk[i >> Self.chunkShift] += 1
             keyIndex.insert(n.encryptionKey, in: .encryption, node: UInt32(i))
-            if let l = n.leafNode { keyIndex.insert(l.signatureKey, in: .signature, node: UInt32(i)) }
+            if let s = n.signatureKey { keyIndex.insert(s, in: .signature, node: UInt32(i)) }
         }
     }
 
