@@ -71,11 +71,11 @@ struct AppliedProposals: Sendable {
                 throw MLSError(.invalidSignature, "Update LeafNode signature of leaf \(leaf)")
             }
             // RFC 9420 §7.3: keys stay unique across the tree.
-            let others = tree.nodes.enumerated().filter { $0.offset != Int(TreeMath.nodeIndex(leaf: leaf)) }.compactMap(\.element)
-            guard !others.contains(where: { $0.encryptionKey == node.encryptionKey }) else {
+            let own = TreeMath.nodeIndex(leaf: leaf)
+            guard !tree.nodes(holdingEncryptionKey: node.encryptionKey).contains(where: { $0 != own }) else {
                 throw MLSError(.invalidProposal, "Update reuses an encryption key of the tree")
             }
-            guard !tree.occupiedLeaves.contains(where: { $0 != leaf && tree.leaf($0)?.signatureKey == node.signatureKey }) else {
+            guard !tree.nodes(holdingSignatureKey: node.signatureKey).contains(where: { $0 != own }) else {
                 throw MLSError(.invalidProposal, "Update reuses another member's signature key")
             }
             try tree.updateLeaf(leaf, with: node)
@@ -88,16 +88,14 @@ struct AppliedProposals: Sendable {
             try tree.removeLeaf(leaf)
             removed.append(leaf)
         }
-        // Built only for adds: a commit without any must not cost a pass over the whole tree.
-        var signatureKeys = adds.isEmpty ? [] : Set(tree.occupiedLeaves.compactMap { tree.leaf($0)?.signatureKey })
-        var encryptionKeys = adds.isEmpty ? [] : Set(tree.nodes.compactMap { $0?.encryptionKey })
         for kp in adds {
             guard kp.cipherSuite == suite else { throw MLSError(.invalidProposal, "Add KeyPackage of another cipher suite") }
             do { try kp.verify() } catch { throw MLSError(.invalidProposal, "Add KeyPackage does not verify: \(error)") }
-            guard signatureKeys.insert(kp.leafNode.signatureKey).inserted else {
+            // The tree's key indexes include the leaves added before this one.
+            guard tree.nodes(holdingSignatureKey: kp.leafNode.signatureKey).isEmpty else {
                 throw MLSError(.invalidProposal, "Add of a signature key already in the group")
             }
-            guard encryptionKeys.insert(kp.leafNode.encryptionKey).inserted else {
+            guard tree.nodes(holdingEncryptionKey: kp.leafNode.encryptionKey).isEmpty else {
                 throw MLSError(.invalidProposal, "Add of an encryption key already in the group")
             }
             let leaf = tree.addLeaf(kp.leafNode)

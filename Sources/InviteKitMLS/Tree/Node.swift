@@ -41,6 +41,8 @@ package struct Node: Hashable, Sendable, TLSCodable {
     package enum NodeType: UInt8, Sendable { case leaf = 1, parent = 2 }
 
     package var encryptionKey: [UInt8] { box.leaf?.encryptionKey ?? box.parent!.encryptionKey }
+    /// A leaf's signature key, `nil` for a parent (read in place, without copying the leaf).
+    var signatureKey: [UInt8]? { box.leaf?.signatureKey }
 
     package static func == (a: Node, b: Node) -> Bool { a.box === b.box || (a.box.leaf == b.box.leaf && a.box.parent == b.box.parent) }
 

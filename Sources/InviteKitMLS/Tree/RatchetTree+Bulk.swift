@@ -36,9 +36,9 @@ extension RatchetTree {
             if let incoming, var leaf = storage[Int(x)]?.leafNode {
                 leaf.source = .commit(parentHash: incoming)
                 leaf.sign(with: signingKeys[Int(leafIndex)], groupID: groupID, leafIndex: leafIndex)
-                storage[Int(x)] = .leaf(leaf)
+                write(Int(x), .leaf(leaf))
             }
-            hashes[Int(x)] = nodeHash(x, left: [], right: [])
+            hashes[Int(x)] = nodeHash(x, left: .zero, right: .zero)
             return
         }
         let l = TreeMath.left(x), r = TreeMath.right(x)
@@ -46,7 +46,7 @@ extension RatchetTree {
             let key = X25519.PrivateKey(using: rng)
             keys[x] = key
             let node = ParentNode(encryptionKey: key.publicKey, parentHash: incoming ?? rng.bytes(32), unmergedLeaves: [])
-            storage[Int(x)] = .parent(node)
+            write(Int(x), .parent(node))
             populate(l, incoming: nil, occupied: occupied, signingKeys: signingKeys, groupID: groupID, keys: &keys, rng: rng)
             let towardsRight = Self.parentHash(of: node, originalSiblingTreeHash: hashes[Int(l)])
             populate(r, incoming: towardsRight, occupied: occupied, signingKeys: signingKeys, groupID: groupID, keys: &keys, rng: rng)

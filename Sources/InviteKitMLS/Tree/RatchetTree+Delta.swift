@@ -9,7 +9,13 @@ extension RatchetTree {
     func encodeDelta(from base: RatchetTree, to writer: inout TLSWriter) {
         writer.writeUInt32(UInt32(storage.count))
         writer.writeVector { w in
-            for i in storage.indices {
+            var i = 0
+            while i < storage.count {
+                if i & (ChunkedArray<Node?>.chunkSize - 1) == 0, storage.sharesChunk(i >> ChunkedArray<Node?>.chunkShift, with: base.storage) {
+                    i += ChunkedArray<Node?>.chunkSize
+                    continue
+                }
+                defer { i += 1 }
                 let mine = storage[i]
                 let theirs = i < base.storage.count ? base.storage[i] : nil
                 if mine == theirs { continue }  // a shared box compares by identity first
@@ -40,15 +46,15 @@ extension RatchetTree {
             if let node, node.isLeaf != (i % 2 == 0) { throw MLSError(.invalidTree, "delta node \(i) of the wrong type") }
             return (i, node)
         }
-        var nodes = base.storage
-        if nodes.count > count { nodes.removeLast(nodes.count - count) } else { nodes += Array(repeating: nil, count: count - nodes.count) }
-        for (i, n) in changes { nodes[i] = n }
-        storage = nodes
+        self = base
         guard base.storage.count == count else {
-            hashes = computeTreeHashes()
+            var nodes = Array(base.storage)
+            if nodes.count > count { nodes.removeLast(nodes.count - count) } else { nodes += Array(repeating: nil, count: count - nodes.count) }
+            for (i, n) in changes { nodes[i] = n }
+            self.nodes = nodes
             return
         }
-        hashes = base.hashes
+        for (i, n) in changes { write(i, n) }
         // Every changed node and its ancestors, lowest level first, so each node is hashed after
         // its children.
         var dirty = Set<UInt32>()
@@ -57,7 +63,7 @@ extension RatchetTree {
             while dirty.insert(x).inserted, x != root { x = TreeMath.parent(x) }
         }
         for x in dirty.sorted(by: { TreeMath.level($0) < TreeMath.level($1) }) {
-            hashes[Int(x)] = TreeMath.isLeaf(x) ? nodeHash(x, left: [], right: [])
+            hashes[Int(x)] = TreeMath.isLeaf(x) ? nodeHash(x, left: .zero, right: .zero)
                 : nodeHash(x, left: hashes[Int(TreeMath.left(x))], right: hashes[Int(TreeMath.right(x))])
         }
     }

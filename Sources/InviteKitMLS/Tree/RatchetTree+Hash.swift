@@ -4,18 +4,21 @@ import InviteKitCrypto
 /// with SHA-256.
 extension RatchetTree {
     /// The tree hash of the root: the `tree_hash` of the GroupContext (RFC 9420 §7.8).
-    package var treeHash: [UInt8] { hashes[Int(root)] }
+    package var treeHash: [UInt8] { hashes[Int(root)].bytes }
 
     /// The tree hash of every node, by node index (RFC 9420 §7.8).
-    package func treeHashes() -> [[UInt8]] { hashes }
+    package func treeHashes() -> [[UInt8]] { hashes.map(\.bytes) }
 
-    package func computeTreeHashes() -> [[UInt8]] {
-        var out = [[UInt8]](repeating: [], count: storage.count)
+    /// Every tree hash, recomputed from the nodes (for tests of the kept ones).
+    package func computeTreeHashes() -> [[UInt8]] { computeHashes().map(\.bytes) }
+
+    func computeHashes() -> ChunkedArray<NodeHash> {
+        var out = ChunkedArray<NodeHash>(repeating: .zero, count: storage.count)
         fillTreeHash(root, into: &out)
         return out
     }
 
-    func fillTreeHash(_ x: UInt32, into out: inout [[UInt8]]) {
+    func fillTreeHash(_ x: UInt32, into out: inout ChunkedArray<NodeHash>) {
         if !TreeMath.isLeaf(x) {
             fillTreeHash(TreeMath.left(x), into: &out)
             fillTreeHash(TreeMath.right(x), into: &out)
@@ -24,40 +27,40 @@ extension RatchetTree {
     }
 
     /// The tree hash of node `x`, given its children's in `children` for a parent node.
-    func nodeHash(_ x: UInt32, children: [[UInt8]]) -> [UInt8] {
+    func nodeHash(_ x: UInt32, children: ChunkedArray<NodeHash>) -> NodeHash {
         if TreeMath.isLeaf(x) { return leafHash(x, present: true) }
         return parentHashInputHash(parentNode(x), left: children[Int(TreeMath.left(x))], right: children[Int(TreeMath.right(x))])
     }
 
     /// The tree hash of node `x` given its children's (ignored for a leaf).
-    func nodeHash(_ x: UInt32, left: [UInt8], right: [UInt8]) -> [UInt8] {
+    func nodeHash(_ x: UInt32, left: NodeHash, right: NodeHash) -> NodeHash {
         if TreeMath.isLeaf(x) { return leafHash(x, present: true) }
         return parentHashInputHash(parentNode(x), left: left, right: right)
     }
 
     /// `TreeHashInput` for a leaf; `present: false` hashes it as blank.
-    private func leafHash(_ x: UInt32, present: Bool) -> [UInt8] {
+    private func leafHash(_ x: UInt32, present: Bool) -> NodeHash {
         var w = TLSWriter()
         w.writeUInt8(Node.NodeType.leaf.rawValue)
         w.writeUInt32(TreeMath.leafIndex(node: x))
         if present, let l = self[node: x]?.leafNode { w.writeUInt8(1); l.encode(to: &w) } else { w.writeUInt8(0) }
-        return SHA256.hash(w.bytes)
+        return NodeHash(SHA256.hash(w.bytes))
     }
 
     /// `TreeHashInput` for a parent node.
-    private func parentHashInputHash(_ p: ParentNode?, left: [UInt8], right: [UInt8]) -> [UInt8] {
+    private func parentHashInputHash(_ p: ParentNode?, left: NodeHash, right: NodeHash) -> NodeHash {
         var w = TLSWriter()
         w.writeUInt8(Node.NodeType.parent.rawValue)
         if let p { w.writeUInt8(1); p.encode(to: &w) } else { w.writeUInt8(0) }
-        w.writeOpaque(left)
-        w.writeOpaque(right)
-        return SHA256.hash(w.bytes)
+        left.writeOpaque(to: &w)
+        right.writeOpaque(to: &w)
+        return NodeHash(SHA256.hash(w.bytes))
     }
 
     /// The tree hash of `x` in the tree where the leaves in `excluded` are blank and dropped from
     /// every `unmerged_leaves` list: the "original sibling tree hash" of RFC 9420 §7.9.
     /// `cache` holds the plain tree hashes, reused for subtrees that hold no excluded leaf.
-    func treeHash(of x: UInt32, excluding excluded: [UInt32], cache: [[UInt8]]) -> [UInt8] {
+    func treeHash(of x: UInt32, excluding excluded: [UInt32], cache: ChunkedArray<NodeHash>) -> NodeHash {
         let inside = excluded.filter { TreeMath.contains(x, leaf: $0) }
         if inside.isEmpty { return cache[Int(x)] }
         if TreeMath.isLeaf(x) { return leafHash(x, present: false) }
@@ -70,17 +73,17 @@ extension RatchetTree {
 
     /// `Hash(ParentHashInput)` (RFC 9420 §7.9) of parent node `p` seen from its child on the
     /// direct path, given the original tree hash of its other child.
-    static func parentHash(of p: ParentNode, originalSiblingTreeHash: [UInt8]) -> [UInt8] {
+    static func parentHash(of p: ParentNode, originalSiblingTreeHash: NodeHash) -> [UInt8] {
         var w = TLSWriter()
         w.writeOpaque(p.encryptionKey)
         w.writeOpaque(p.parentHash)
-        w.writeOpaque(originalSiblingTreeHash)
+        originalSiblingTreeHash.writeOpaque(to: &w)
         return SHA256.hash(w.bytes)
     }
 
     /// The parent hash a child of parent `p` on the side of `child` must carry, in this tree
     /// (RFC 9420 §7.9).
-    func parentHash(of p: UInt32, towards child: UInt32, cache: [[UInt8]]) -> [UInt8]? {
+    func parentHash(of p: UInt32, towards child: UInt32, cache: ChunkedArray<NodeHash>) -> [UInt8]? {
         guard let node = parentNode(p) else { return nil }
         let sibling = child == TreeMath.left(p) ? TreeMath.right(p) : TreeMath.left(p)
         let siblingHash = treeHash(of: sibling, excluding: node.unmergedLeaves, cache: cache)
@@ -101,7 +104,7 @@ extension RatchetTree {
     /// exactly one descendant of each such node must carry its parent hash, and that descendant
     /// must be the only node of its child's resolution besides the node's unmerged leaves.
     package func verifyParentHashes() throws {
-        let cache = treeHashes()
+        let cache = hashes
         for i in stride(from: UInt32(1), to: UInt32(storage.count), by: 2) {
             guard let p = parentNode(i) else { continue }
             var valid = 0
@@ -122,12 +125,15 @@ extension RatchetTree {
 extension RatchetTree {
     /// Blanks the direct path of `sender`, sets the nodes of its filtered direct path `path` to
     /// `publicKeys` with empty unmerged leaves and chained parent hashes (RFC 9420 §7.5, §7.9),
-    /// and returns the parent hash the sender's new leaf must carry.
-    mutating func applyPath(sender: UInt32, path: [(node: UInt32, copathChild: UInt32)], publicKeys: [[UInt8]]) -> [UInt8] {
+    /// and returns the parent hash the sender's new leaf must carry. A `leaf` known in advance
+    /// (a received path's) is set too, so that the path is rehashed once.
+    mutating func applyPath(sender: UInt32, path: [(node: UInt32, copathChild: UInt32)], publicKeys: [[UInt8]],
+                            leaf: LeafNode? = nil) -> [UInt8] {
         precondition(path.count == publicKeys.count)
-        for x in directPath(leaf: sender) { storage[Int(x)] = nil }
+        for x in directPath(leaf: sender) { write(Int(x), nil) }
         let set = pathNodes(path: path, publicKeys: publicKeys)
-        for (k, step) in set.enumerated() { storage[Int(path[k].node)] = .parent(step.node) }
+        for (k, step) in set.enumerated() { write(Int(path[k].node), .parent(step.node)) }
+        if let leaf { write(Int(TreeMath.nodeIndex(leaf: sender)), .leaf(leaf)) }
         rehashPath(from: TreeMath.nodeIndex(leaf: sender))
         return set.first?.hash ?? []
     }

@@ -12,13 +12,13 @@ extension RatchetTree {
             index = leafCount
             extend()
         }
-        storage[Int(TreeMath.nodeIndex(leaf: index))] = .leaf(leafNode)
+        write(Int(TreeMath.nodeIndex(leaf: index)), .leaf(leafNode))
         for p in directPath(leaf: index) {
             guard var parent = self[node: p]?.parentNode else { continue }
             // Leaf indices stay ascending because `unmerged_leaves` is compared as a list in hashes.
             let at = parent.unmergedLeaves.firstIndex { $0 > index } ?? parent.unmergedLeaves.count
             parent.unmergedLeaves.insert(index, at: at)
-            storage[Int(p)] = .parent(parent)
+            write(Int(p), .parent(parent))
         }
         rehashPath(from: TreeMath.nodeIndex(leaf: index))
         return index
@@ -28,20 +28,20 @@ extension RatchetTree {
     /// (RFC 9420 §12.1.2).
     package mutating func updateLeaf(_ leaf: UInt32, with leafNode: LeafNode) throws {
         guard self.leaf(leaf) != nil else { throw MLSError(.invalidTree, "leaf \(leaf) is blank or out of range") }
-        storage[Int(TreeMath.nodeIndex(leaf: leaf))] = .leaf(leafNode)
+        write(Int(TreeMath.nodeIndex(leaf: leaf)), .leaf(leafNode))
         blankDirectPath(leaf: leaf)
     }
 
     /// Blanks a leaf and its direct path, then truncates (RFC 9420 §12.1.3).
     package mutating func removeLeaf(_ leaf: UInt32) throws {
         guard self.leaf(leaf) != nil else { throw MLSError(.invalidTree, "leaf \(leaf) is blank or out of range") }
-        storage[Int(TreeMath.nodeIndex(leaf: leaf))] = nil
+        write(Int(TreeMath.nodeIndex(leaf: leaf)), nil)
         blankDirectPath(leaf: leaf)
         truncate()
     }
 
     mutating func blankDirectPath(leaf: UInt32) {
-        for p in directPath(leaf: leaf) { storage[Int(p)] = nil }
+        for p in directPath(leaf: leaf) { write(Int(p), nil) }
         rehashPath(from: TreeMath.nodeIndex(leaf: leaf))
     }
 

@@ -5,27 +5,39 @@
 /// nodes (RFC 9420 §12.4.3.3) and ``init(from:)`` pads them back.
 package struct RatchetTree: Hashable, Sendable {
     /// Every node, `nil` when blank. `nodes.count == 2 * leafCount - 1`. Setting it recomputes
-    /// every tree hash; the tree's own mutations write `storage` and rehash only what changed.
+    /// every tree hash and key index; the tree's own mutations write through ``write(_:_:)`` and
+    /// rehash only what changed.
     package internal(set) var nodes: [Node?] {
-        get { storage }
+        get { Array(storage) }
         set {
-            storage = newValue
-            hashes = computeTreeHashes()
+            storage = ChunkedArray(newValue)
+            hashes = computeHashes()
+            rebuildIndexes()
         }
     }
-    /// The nodes, written without rehashing by mutations that rehash the paths they touch.
-    var storage: [Node?]
+    /// The nodes, chunked so that a commit on a tree shared with the previous epoch copies only
+    /// the chunks it writes. Written only through ``write(_:_:)``, which keeps the key indexes.
+    private(set) var storage: ChunkedArray<Node?>
     /// The tree hash of every node (RFC 9420 §7.8), kept current by each mutation so that a commit
     /// rehashes only the paths it touches.
-    var hashes: [[UInt8]] = []
+    var hashes = ChunkedArray<NodeHash>()
+    /// The node holding each encryption key, parent or leaf, and the leaf holding each signature
+    /// key (RFC 9420 §7.3).
+    private(set) var keyIndex = KeyIndex()
+    /// The number of non-blank nodes in each chunk of `storage`, so that a blank subtree is seen
+    /// in O(size / 64) instead of by reading every node (resolutions and filtered direct paths
+    /// of a tree with a large blank region). Plain integers: a copy is one memcpy.
+    private var nonBlankPerChunk: [UInt16] = []
 
     /// A one-member tree.
     package init(firstLeaf: LeafNode) {
-        storage = [.leaf(firstLeaf)]
-        hashes = computeTreeHashes()
+        storage = ChunkedArray([nil])
+        nonBlankPerChunk = [0]
+        write(0, .leaf(firstLeaf))
+        hashes = computeHashes()
     }
 
-    package static func == (a: RatchetTree, b: RatchetTree) -> Bool { a.nodes == b.nodes }
+    package static func == (a: RatchetTree, b: RatchetTree) -> Bool { a.storage == b.storage }
     package func hash(into h: inout Hasher) { h.combine(storage) }
 
     /// Builds from an array in RFC 9420 Appendix C order; trailing blanks may be omitted.
@@ -44,8 +56,9 @@ package struct RatchetTree: Hashable, Sendable {
             case nil: break
             }
         }
-        storage = given + Array(repeating: nil, count: Int(TreeMath.nodeWidth(leafCount: leafCount)) - given.count)
-        hashes = computeTreeHashes()
+        storage = ChunkedArray(given + Array(repeating: nil, count: Int(TreeMath.nodeWidth(leafCount: leafCount)) - given.count))
+        hashes = computeHashes()
+        rebuildIndexes()
     }
 
     /// Number of leaf slots (a power of two), blank or not.
@@ -73,8 +86,56 @@ package struct RatchetTree: Hashable, Sendable {
     }
 
     mutating func setNode(_ index: UInt32, _ node: Node?) {
-        storage[Int(index)] = node
+        write(Int(index), node)
         rehashPath(from: index)
+    }
+
+    /// Sets node `i` without rehashing, keeping the key indexes: every write to `storage` comes
+    /// here.
+    mutating func write(_ i: Int, _ node: Node?) {
+        let old = storage[i]
+        if old == nil && node == nil { return }
+        let x = UInt32(i)
+        let oldEncryption = old?.encryptionKey, newEncryption = node?.encryptionKey
+        if oldEncryption != newEncryption {
+            if let oldEncryption { keyIndex.remove(oldEncryption, in: .encryption, node: x) }
+            if let newEncryption { keyIndex.insert(newEncryption, in: .encryption, node: x) }
+        }
+        let oldSignature = old?.signatureKey, newSignature = node?.signatureKey
+        if oldSignature != newSignature {
+            if let oldSignature { keyIndex.remove(oldSignature, in: .signature, node: x) }
+            if let newSignature { keyIndex.insert(newSignature, in: .signature, node: x) }
+        }
+        if old == nil { nonBlankPerChunk[i >> Self.chunkShift] += 1 } else if node == nil { nonBlankPerChunk[i >> Self.chunkShift] -= 1 }
+        storage[i] = node
+    }
+
+    private static var chunkShift: Int { ChunkedArray<Node?>.chunkShift }
+    private static var chunkSize: Int { ChunkedArray<Node?>.chunkSize }
+
+    /// Sizes `nonBlankPerChunk` to `storage` after it grew or lost blank nodes.
+    private mutating func resizeChunkCounts() {
+        let chunks = (storage.count + Self.chunkSize - 1) >> Self.chunkShift
+        if nonBlankPerChunk.count > chunks {
+            nonBlankPerChunk.removeLast(nonBlankPerChunk.count - chunks)
+        } else {
+            nonBlankPerChunk += repeatElement(0, count: chunks - nonBlankPerChunk.count)
+        }
+    }
+
+    /// Rebuilds both key indexes and the chunk counts from the nodes, after `storage` was
+    /// replaced whole.
+    mutating func rebuildIndexes() {
+        // Sized for every key at once: growing shard by shard would move each key a few times.
+        keyIndex = KeyIndex(expectedKeys: storage.count + (storage.count + 1) / 2)
+        nonBlankPerChunk = []
+        resizeChunkCounts()
+        for i in storage.indices {
+            guard let n = storage[i] else { continue }
+            nonBlankPerChunk[i >> Self.chunkShift] += 1
+            keyIndex.insert(n.encryptionKey, in: .encryption, node: UInt32(i))
+            if let s = n.signatureKey { keyIndex.insert(s, in: .signature, node: UInt32(i)) }
+        }
     }
 
     /// Recomputes the tree hashes of `index` and its ancestors, after nodes on that path changed
@@ -82,7 +143,7 @@ package struct RatchetTree: Hashable, Sendable {
     mutating func rehashPath(from index: UInt32) {
         var x = index
         while true {
-            let h = TreeMath.isLeaf(x) ? nodeHash(x, left: [], right: [])
+            let h = TreeMath.isLeaf(x) ? nodeHash(x, left: .zero, right: .zero)
                 : nodeHash(x, left: hashes[Int(TreeMath.left(x))], right: hashes[Int(TreeMath.right(x))])
             hashes[Int(x)] = h
             if x == root { break }
@@ -93,21 +154,35 @@ package struct RatchetTree: Hashable, Sendable {
     /// Doubles the leaf count: the old tree becomes the left subtree of a new blank root
     /// (RFC 9420 §7.7).
     mutating func extend() {
-        storage += Array(repeating: nil, count: storage.count + 1)
-        hashes = computeTreeHashes()
+        storage.append(contentsOf: repeatElement(nil, count: storage.count + 1))
+        resizeChunkCounts()
+        hashes = computeHashes()
     }
 
     /// Drops the root and its right subtree, whose nodes must all be blank (RFC 9420 §7.7).
     mutating func dropRightHalf() {
         let half = storage.count / 2
-        precondition(storage[(half + 1)...].allSatisfy { $0 == nil })
+        precondition(isBlankSubtree(TreeMath.right(root)))
         storage.removeLast(half + 1)
         hashes.removeLast(half + 1)
+        resizeChunkCounts()
     }
 
     /// `true` when every node under `x` (and `x`) is blank, so its resolution is empty.
     func isBlankSubtree(_ x: UInt32) -> Bool {
-        storage[Int(TreeMath.subtreeRange(x).lowerBound)...Int(TreeMath.subtreeRange(x).upperBound)].allSatisfy { $0 == nil }
+        let range = TreeMath.subtreeRange(x)
+        var i = Int(range.lowerBound)
+        let end = min(Int(range.upperBound) + 1, storage.count)
+        while i < end {
+            if i & (Self.chunkSize - 1) == 0, i + Self.chunkSize <= end {
+                if nonBlankPerChunk[i >> Self.chunkShift] != 0 { return false }
+                i += Self.chunkSize
+            } else {
+                if storage[i] != nil { return false }
+                i += 1
+            }
+        }
+        return true
     }
 
     // MARK: paths (RFC 9420 §4.1.2)
@@ -148,7 +223,7 @@ package struct RatchetTree: Hashable, Sendable {
             out.append(index)
             for l in p.unmergedLeaves { out.append(TreeMath.nodeIndex(leaf: l)) }
         case nil:
-            guard !TreeMath.isLeaf(index) else { return }
+            guard !TreeMath.isLeaf(index), !isBlankSubtree(index) else { return }
             appendResolution(of: TreeMath.left(index), to: &out)
             appendResolution(of: TreeMath.right(index), to: &out)
         }
@@ -158,7 +233,7 @@ package struct RatchetTree: Hashable, Sendable {
 
     /// The leaf index of the member whose leaf carries `signatureKey`.
     package func leafIndex(signatureKey: [UInt8]) -> UInt32? {
-        (0..<leafCount).first { leaf($0)?.signatureKey == signatureKey }
+        nodes(holdingSignatureKey: signatureKey).first.map(TreeMath.leafIndex(node:))
     }
 
     /// The leaf index of the first member whose credential identity is `identity` (for Marmot, the

@@ -85,44 +85,24 @@ package enum TreeKEM {
         // Checked before the tree changes, so that it is mutated in place (no copy) only once valid.
         let expected = tree.pathNodes(path: steps, publicKeys: publicKeys).first?.hash ?? []
         guard expected == claimed else { throw MLSError(.parentHashMismatch, "UpdatePath leaf parent_hash") }
-        _ = tree.applyPath(sender: sender, path: steps, publicKeys: publicKeys)
-        tree.setNode(TreeMath.nodeIndex(leaf: sender), .leaf(path.leafNode))
+        _ = tree.applyPath(sender: sender, path: steps, publicKeys: publicKeys, leaf: path.leafNode)
     }
 
     /// The path's encryption keys must be new to the tree, and its leaf's signature key unused by
     /// any other leaf (RFC 9420 §7.3). The sender's own leaf and direct path are being replaced.
     static func checkKeysAreNew(_ path: UpdatePath, from sender: UInt32, in tree: RatchetTree) throws {
-        let newKeys = Set([path.leafNode.encryptionKey] + path.nodes.map(\.encryptionKey))
-        // A pass over every node runs on each commit, so it compares 8-byte prefixes first and
-        // hashes a key only on a prefix match.
-        let prefixes = newKeys.map(prefix)
-        let signaturePrefix = prefix(path.leafNode.signatureKey)
+        // Looked up in the tree's key indexes: a pass over every node per commit was most of the
+        // time a large group spent processing one.
         let senderNode = TreeMath.nodeIndex(leaf: sender)
-        for i in 0..<UInt32(tree.storage.count) {
-            // The sender's leaf and direct path are replaced by the path.
-            if i == senderNode || (!TreeMath.isLeaf(i) && TreeMath.contains(i, leaf: sender)) { continue }
-            switch tree.storage[Int(i)]?.kind {
-            case .leaf(let l)?:
-                if prefixes.contains(prefix(l.encryptionKey)), newKeys.contains(l.encryptionKey) {
-                    throw MLSError(.invalidUpdatePath, "UpdatePath reuses the encryption key of node \(i)")
-                }
-                if prefix(l.signatureKey) == signaturePrefix, l.signatureKey == path.leafNode.signatureKey {
-                    throw MLSError(.invalidUpdatePath, "UpdatePath leaf reuses the signature key of node \(i)")
-                }
-            case .parent(let p)?:
-                if prefixes.contains(prefix(p.encryptionKey)), newKeys.contains(p.encryptionKey) {
-                    throw MLSError(.invalidUpdatePath, "UpdatePath reuses the encryption key of node \(i)")
-                }
-            case nil: continue
+        func replaced(_ i: UInt32) -> Bool { i == senderNode || (!TreeMath.isLeaf(i) && TreeMath.contains(i, leaf: sender)) }
+        for key in [path.leafNode.encryptionKey] + path.nodes.map(\.encryptionKey) {
+            if let i = tree.nodes(holdingEncryptionKey: key).first(where: { !replaced($0) }) {
+                throw MLSError(.invalidUpdatePath, "UpdatePath reuses the encryption key of node \(i)")
             }
         }
-    }
-
-    /// The first 8 bytes of `key` (fewer when it is shorter), as a number.
-    private static func prefix(_ key: [UInt8]) -> UInt64 {
-        var v: UInt64 = 0
-        for b in key.prefix(8) { v = v << 8 | UInt64(b) }
-        return v
+        if let i = tree.nodes(holdingSignatureKey: path.leafNode.signatureKey).first(where: { $0 != senderNode }) {
+            throw MLSError(.invalidUpdatePath, "UpdatePath leaf reuses the signature key of node \(i)")
+        }
     }
 
     /// Decrypts the path secret meant for `privateState`'s member from `path` (sent by `sender`
