@@ -105,6 +105,19 @@ package struct OutboundTable {
                           arguments: [eventID]) ?? false
     }
 
+    /// Events released by `gateEventID` (gated on it, or on an event so released: a Commit's tree
+    /// chunks and Welcomes) that no relay acknowledged yet and that still have a delivery to try.
+    package func unfinishedReleased(by gateEventID: String) throws -> Int {
+        try Int.fetchOne(db, sql: """
+            WITH RECURSIVE released(id) AS (
+                SELECT event_id FROM outbound WHERE gate_event_id = ?
+                UNION SELECT o.event_id FROM outbound o JOIN released r ON o.gate_event_id = r.id)
+            SELECT count(*) FROM released r
+            WHERE NOT EXISTS (SELECT 1 FROM outbound_deliveries d WHERE d.event_id = r.id AND d.status = 'acked')
+              AND EXISTS (SELECT 1 FROM outbound_deliveries d WHERE d.event_id = r.id AND d.status IN ('queued', 'sent'))
+            """, arguments: [gateEventID]) ?? 0
+    }
+
     /// Deliveries not yet final.
     package func unfinishedCount() throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM outbound_deliveries WHERE status IN ('queued', 'sent')") ?? 0

@@ -224,9 +224,16 @@ struct GroupCommand: AsyncParsableCommand {
         let deadline = try NodeOutput.deadline(after: timeout)
         let read = { (id: String) in { (tx: StoreTransaction) in try tx.pendingCommits.get(commitEventID: id)?.status ?? .waiting } }
         let final = { (s: PendingCommitRecord.Status) in s != .waiting }
+        // Driving the node itself, the command also stays until the Commit's released events (tree
+        // chunks, Welcomes) reached a relay: it holds the home, so nobody else would send them now.
+        let released = { (id: String) in { (tx: StoreTransaction) in
+            (try tx.pendingCommits.get(commitEventID: id)?.status ?? .waiting, try tx.outbound.unfinishedReleased(by: id))
+        } }
         var resolved: PendingCommitRecord.Status?
         let handled = try await NodeInbox.perform(request, home: home, deadline: deadline, budget: budget) { node, id in
-            resolved = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: read(id), until: final)
+            resolved = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: released(id)) { status, left in
+                status == .rolledBack || (status == .confirmed && left == 0)
+            }.0
         }
         guard case .done(let id) = handled else { throw CLIFailure("not done: serve did not take the request", exitCode: 4) }
         var status = resolved ?? .waiting
