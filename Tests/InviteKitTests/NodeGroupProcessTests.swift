@@ -35,21 +35,33 @@ final class NodeGroupProcessTests: XCTestCase {
         return (serve, out, url, group)
     }
 
+    /// `init` of each home on the relay; their npubs by name.
+    private func initHomes(_ names: [String]) throws -> [String: String] {
+        var npubs: [String: String] = [:]
+        for name in names {
+            let made = try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url])
+            XCTAssertEqual(made.status, 0, made.output)
+            npubs[name] = made.output.split(whereSeparator: { $0 == "\n" || $0 == " " }).first { $0.hasPrefix("npub1") }.map(String.init)
+        }
+        return npubs
+    }
+
+    /// `serve --accept-welcomes` on each home, once its first round published its KeyPackages
+    /// (MIP-00 top-up); their outputs.
+    private func welcomingServes(_ names: [String]) throws -> [ProcessOutput] {
+        let serves = try names.map { try world.cli.start(["serve", "--home", world.home($0), "--interval", "0.3", "--accept-welcomes"]).1 }
+        for out in serves { XCTAssertTrue(waitFor(60) { out.text.contains("published") }, out.text) }
+        return serves
+    }
+
     /// `group add` with several `--member`s (PROTOCOL §5.11): without a serve on ada's home the
     /// command drives the node itself, fetches both users' KeyPackages (published by their own
     /// serves), commits within the budget, and each user's serve (`--accept-welcomes`: no pending
     /// join) joins from its own Welcome.
     func testGroupAddOfSeveralMembersFromTheCommand() throws {
-        var npubs: [String: String] = [:]
-        for name in ["ada", "dee", "fay"] {
-            let made = try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url])
-            XCTAssertEqual(made.status, 0, made.output)
-            npubs[name] = made.output.split(whereSeparator: { $0 == "\n" || $0 == " " }).first { $0.hasPrefix("npub1") }.map(String.init)
-        }
+        let npubs = try initHomes(["ada", "dee", "fay"])
         let group = try world.cli.run(["group", "new", "--home", world.home("ada"), "--name", "club"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let serves = try ["dee", "fay"].map { try world.cli.start(["serve", "--home", world.home($0), "--interval", "0.3", "--accept-welcomes"]).1 }
-        // Each serve's first round publishes its KeyPackages (MIP-00 top-up).
-        for out in serves { XCTAssertTrue(waitFor(60) { out.text.contains("published") }, out.text) }
+        let serves = try welcomingServes(["dee", "fay"])
 
         let added = try world.cli.run(["group", "add", "--home", world.home("ada"), "--group", group,
                                        "--member", try XCTUnwrap(npubs["dee"]), "--member", try XCTUnwrap(npubs["fay"]), "--timeout", "60"])
@@ -64,15 +76,9 @@ final class NodeGroupProcessTests: XCTestCase {
     /// there (its Commits wait on relays), and the command still gets its answer; a `group send`
     /// handed over right after it is answered too.
     func testGroupAddOfSeveralMembersThroughServe() throws {
-        var npubs: [String: String] = [:]
-        for name in ["ada", "dee", "fay"] {
-            let made = try world.cli.run(["init", "--home", world.home(name), "--relay", world.relay.url])
-            XCTAssertEqual(made.status, 0, made.output)
-            npubs[name] = made.output.split(whereSeparator: { $0 == "\n" || $0 == " " }).first { $0.hasPrefix("npub1") }.map(String.init)
-        }
+        let npubs = try initHomes(["ada", "dee", "fay"])
         let (_, adaOut, _, group) = try serveNewGroup(singleUse: false)
-        let serves = try ["dee", "fay"].map { try world.cli.start(["serve", "--home", world.home($0), "--interval", "0.3", "--accept-welcomes"]).1 }
-        for out in serves { XCTAssertTrue(waitFor(60) { out.text.contains("published") }, out.text) }
+        let serves = try welcomingServes(["dee", "fay"])
 
         let add = try world.cli.start(["group", "add", "--home", world.home("ada"), "--group", group,
                                        "--member", try XCTUnwrap(npubs["dee"]), "--member", try XCTUnwrap(npubs["fay"]), "--timeout", "60"])
