@@ -14,6 +14,10 @@ struct InviteKitCLI: AsyncParsableCommand {
     /// `--help` and `--version` print as usual. Every write to stdout is checked (StdIO), so
     /// the exit status is 0 only when all the output was delivered.
     static func main() async {
+        #if DEBUG
+        let unnamed = CommandRegistry.unnamed(under: Self.self)
+        precondition(unnamed.isEmpty, "commands without a commandName: \(unnamed)")
+        #endif
         StdIO.prepareDescriptors()
         let arguments = Array(CommandLine.arguments.dropFirst())
         var parsed = false

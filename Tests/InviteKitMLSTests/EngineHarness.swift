@@ -27,4 +27,20 @@ enum EngineHarness {
         }
         return w
     }
+
+    /// A group of `size` members after `commits` self-updates by the admin (each retained).
+    static func group(size: Int, selfUpdates commits: Int) throws -> (admin: MLSGroupState, member: MLSGroupState) {
+        let rng = SeededRandom(seed: 5)
+        var admin = try create(rng: rng)
+        let bundles = try (2...size).map { try bundle(UInt8(truncatingIfNeeded: $0), rng: rng) }
+        let add = try admin.commit(bundles.map { .add($0.keyPackage) }, rng: rng)
+        try admin.merge(add)
+        var member = try MLSGroupState.join(welcome: try welcome(add), keyPackage: bundles[0])
+        for _ in 0..<commits {
+            let p = try admin.commit([], rng: rng)
+            try admin.merge(p)
+            _ = try member.process(p.message)
+        }
+        return (admin, member)
+    }
 }

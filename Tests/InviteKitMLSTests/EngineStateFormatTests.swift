@@ -8,20 +8,8 @@ import InviteKitTestSupport
 /// one, so a state with retained epochs and rollback snapshots holds about one tree; version 1
 /// (every tree in full) still reads; anything else is refused, never misread.
 final class EngineStateFormatTests: XCTestCase {
-    /// A group of `size` members after `commits` self-updates by the admin (each retained).
     func group(size: Int, commits: Int) throws -> (admin: MLSGroupState, member: MLSGroupState) {
-        let rng = SeededRandom(seed: 5)
-        var admin = try EngineHarness.create(rng: rng)
-        let bundles = try (2...size).map { try EngineHarness.bundle(UInt8(truncatingIfNeeded: $0), rng: rng) }
-        let add = try admin.commit(bundles.map { .add($0.keyPackage) }, rng: rng)
-        try admin.merge(add)
-        var member = try MLSGroupState.join(welcome: try EngineHarness.welcome(add), keyPackage: bundles[0])
-        for _ in 0..<commits {
-            let p = try admin.commit([], rng: rng)
-            try admin.merge(p)
-            _ = try member.process(p.message)
-        }
-        return (admin, member)
+        try EngineHarness.group(size: size, selfUpdates: commits)
     }
 
     /// The version-1 writer, kept here to prove that such bytes still read.

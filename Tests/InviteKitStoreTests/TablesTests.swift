@@ -21,6 +21,31 @@ final class TablesTests: XCTestCase {
         }
     }
 
+    /// `group_tree_chunks` (PROTOCOL §11.2): chunks written by difference, cut to the tree's
+    /// width, read in order; a gap is `store_corrupt`; the group's deletion takes them along.
+    func testTreeChunksAreWrittenByDifferenceAndReadInOrder() throws {
+        let store = try Store.inMemory()
+        try store.write { tx in
+            try tx.groups.save(group("g1"))
+            try tx.groups.save(group("g2"))
+            try tx.treeChunks.write(groupID: "g1", changed: [(0, [0]), (1, [1]), (2, [2])], count: 3)
+            try tx.treeChunks.write(groupID: "g2", changed: [(0, [7])], count: 1)
+        }
+        try store.write { tx in try tx.treeChunks.write(groupID: "g1", changed: [(1, [1, 1])], count: 3) }
+        XCTAssertEqual(try store.read { tx in try tx.treeChunks.all(groupID: "g1") }, [[0], [1, 1], [2]])
+        // A narrower tree: the chunks past its width go, a changed one past it is not written.
+        try store.write { tx in try tx.treeChunks.write(groupID: "g1", changed: [(0, [9]), (2, [5])], count: 1) }
+        XCTAssertEqual(try store.read { tx in try tx.treeChunks.all(groupID: "g1") }, [[9]])
+        XCTAssertEqual(try store.read { tx in try tx.treeChunks.all(groupID: "g2") }, [[7]], "another group's chunks are its own")
+        XCTAssertEqual(try store.read { tx in try tx.treeChunks.all(groupID: "none") }, [])
+        try store.write { tx in try tx.treeChunks.write(groupID: "g1", changed: [(2, [2])], count: 3) }
+        XCTAssertThrowsError(try store.read { tx in try tx.treeChunks.all(groupID: "g1") }) {
+            XCTAssertEqual(($0 as? StoreError)?.code, .corrupt, "chunk 1 is missing")
+        }
+        try store.write { tx in try tx.groups.delete(id: "g1") }
+        XCTAssertEqual(try store.read { tx in try tx.treeChunks.all(groupID: "g1") }, [])
+    }
+
     func testRotatingTheTagRevokesEarlierInvites() throws {
         let store = try Store.inMemory()
         try store.write { tx in

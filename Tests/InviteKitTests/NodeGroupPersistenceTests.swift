@@ -1,9 +1,14 @@
 import XCTest
 import Foundation
+import InviteKitCrypto
+import InviteKitMLS
+import InviteKitNostr
+import InviteKitStore
 import InviteKitTestSupport
 @testable import InviteKit
 
-/// A node's groups are stored as their serialized Marmot state and survive a restart.
+/// A node's groups are stored as their serialized Marmot state, with the current ratchet tree in
+/// chunks apart (PROTOCOL §11.2), and survive a restart.
 final class NodeGroupPersistenceTests: XCTestCase {
     private var directory: TemporaryDirectory!
 
@@ -22,7 +27,7 @@ final class NodeGroupPersistenceTests: XCTestCase {
         _ = try await node!.send("before", to: group.conversationID)
         let row = try XCTUnwrap(try node!.store.read { tx in try tx.groups.get(id: group.conversationID) })
         XCTAssertEqual(row.engine, "marmot-mls")
-        XCTAssertEqual(row.engineVersion, Int(MarmotMLSGroup.serializationVersion))
+        XCTAssertEqual(row.engineVersion, MarmotMLSGroup.engineVersion)
         XCTAssertGreaterThan(row.state.count, 0)
 
         await node!.shutdown()
@@ -40,7 +45,60 @@ final class NodeGroupPersistenceTests: XCTestCase {
     }
 
     func testAStateOfAnotherEngineIsRefused() {
-        XCTAssertThrowsError(try MarmotMLSGroup.restore(engine: "invitekit-legacy", version: 0, state: SecureBytes(zeroedCount: 0)))
-        XCTAssertThrowsError(try MarmotMLSGroup.restore(engine: "marmot-mls", version: 1, state: SecureBytes(copying: [1, 2, 3])))
+        XCTAssertThrowsError(try MarmotMLSGroup.restore(engine: "invitekit-legacy", version: 0, state: SecureBytes(zeroedCount: 0)) { [] })
+        XCTAssertThrowsError(try MarmotMLSGroup.restore(engine: "marmot-mls", version: 1, state: SecureBytes(copying: [1, 2, 3])) { [] })
+        XCTAssertThrowsError(try MarmotMLSGroup.restore(engine: "marmot-mls", version: 4, state: SecureBytes(copying: [1, 2, 3])) { [] })
+    }
+
+    /// A member of a 60-member group whose row is in the previous format (version 2, tree
+    /// inside): the node reads it; its first save writes the tree apart; a message then rewrites
+    /// no chunk (a damaged chunk it did not touch stays damaged, and the next start refuses it
+    /// with a typed error); repaired, the group opens again.
+    func testTreeChunksAreWrittenByDifferenceAndTheLastFormatMigrates() async throws {
+        typealias G = MarmotGroup<MLSGroupState>
+        let now: Int64 = 1_800_000_000, relays = ["wss://relay.example.com"]
+        let aliceKey = Secp256k1.PrivateKey()
+        let (_, bundle) = try KeyPackageEvent.create(nostrKey: aliceKey, relays: relays, lastResort: false, now: now)
+        var alice = try G.create(creator: bundle, name: "chunks", relays: relays, rng: SeededRandom(seed: 21))
+        let bobKey = Secp256k1.PrivateKey(), bobStore = MemoryKeyPackageStore()
+        var kps: [ValidatedKeyPackage] = []
+        for i in 0..<60 {
+            let key = i == 0 ? bobKey : Secp256k1.PrivateKey()
+            let (e, b) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, now: now)
+            if i == 0 { try bobStore.save(b) }
+            kps.append(try KeyPackageValidator.validate(e, now: now))
+        }
+        let wraps = try alice.confirmPublished(try alice.commit(adding: kps, now: now), acknowledgedBy: relays, wrappingWelcomesFrom: aliceKey, now: now)
+        let bob = try G.join(giftWrap: wraps[0], recipient: bobKey, store: bobStore)
+        let groupID = Hex.encode(bob.state.groupID)
+
+        let home = StoreHome(directory: directory.file("bob"))
+        try InviteKitNode.initialize(home: home, relays: relays, importing: bobKey.rawRepresentation, now: now)
+        let store = try Store.open(path: home.databasePath)
+        try store.write { tx in
+            try tx.groups.save(StoredGroup(id: groupID, nostrGroupID: Hex.encode(bob.nostrGroupID), name: "chunks", engine: "marmot-mls",
+                                           engineVersion: 2, state: bob.serialized(), epoch: bob.epoch, currentTag: nil, relays: relays, updatedAt: now))
+        }
+        var node: InviteKitNode? = try InviteKitNode(home: home, clock: { now })
+        _ = try await node!.send("first", to: groupID)
+        let (row, chunks) = try store.read { tx in (try tx.groups.get(id: groupID), try tx.treeChunks.all(groupID: groupID)) }
+        XCTAssertEqual(row?.engineVersion, MarmotMLSGroup.engineVersion, "the first save writes the tree apart")
+        XCTAssertEqual(try RatchetTree(storedChunks: chunks), bob.state.tree)
+        XCTAssertGreaterThanOrEqual(chunks.count, 2)
+        XCTAssertLessThan(try XCTUnwrap(row).state.count, bob.serialized().count - bob.state.tree.tlsSerialized.count / 2)
+
+        // A chunk damaged behind the node's back: a message does not rewrite it.
+        let damaged = chunks.count - 1
+        try store.write { tx in try tx.treeChunks.write(groupID: groupID, changed: [(damaged, [0xFF])], count: chunks.count) }
+        _ = try await node!.send("second", to: groupID)
+        XCTAssertEqual(try store.read { tx in try tx.treeChunks.all(groupID: groupID) }[damaged], [0xFF], "a message rewrote a tree chunk")
+        await node!.shutdown()
+        node = nil
+
+        XCTAssertThrowsError(try InviteKitNode(home: home, clock: { now })) { XCTAssertTrue($0 is InviteKitError, "\($0)") }
+        try store.write { tx in try tx.treeChunks.write(groupID: groupID, changed: [(damaged, chunks[damaged])], count: chunks.count) }
+        let repaired = try InviteKitNode(home: home, clock: { now })
+        let history = try await repaired.history(of: groupID).map(\.content)
+        XCTAssertEqual(history, ["first", "second"])
     }
 }

@@ -157,7 +157,7 @@ extension InviteKitNode {
             return ([.commitRolledBack(groupID: groupID, commitEventID: eventID, lostAdds: pending.addedMembers)], next, nil)
         }
         try tx.pendingCommits.resolve(commitEventID: eventID, as: .confirmed, now: now)
-        try tx.groups.updateState(id: groupID, state: group.serialized(), epoch: group.epoch, now: now)
+        try writeState(group, groupID: groupID, in: tx, now: now)
         let after = Set(group.state.memberIdentities)
         let added = after.subtracting(before).sorted { $0.lexicographicallyPrecedes($1) }
         let removed = before.subtracting(after).sorted { $0.lexicographicallyPrecedes($1) }

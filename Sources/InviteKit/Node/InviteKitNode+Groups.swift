@@ -91,6 +91,7 @@ extension InviteKitNode {
             return nil
         }
         registry[groupID]!.bufferDirty = false
+        if receipt.stateChanged { stateCommitted(advanced, groupID: groupID) }
         if receipt.outcomes.contains(where: { if case .removed = $0 { return true } else { return false } }) { registry[groupID]!.removed = true }
         for c in commits { pendingCommits[c.event.id] = c }
         for m in stored { emit(.messageReceived(m)) }
@@ -126,7 +127,7 @@ extension InviteKitNode {
         var stored: [StoredMessage] = []
         let waits: Bool = { if case .buffered? = outcomes.first { return true } else { return false } }()
         try store.write(durability: commits.isEmpty ? .deferred : .immediate) { tx in
-            if receipt.stateChanged { try tx.groups.updateState(id: groupID, state: advanced.serialized(), epoch: advanced.epoch, now: now) }
+            if receipt.stateChanged { try writeState(advanced, groupID: groupID, in: tx, now: now) }
             if receipt.bufferChanged || bufferDirty { try saveBuffer(advanced.buffer, groupID: groupID, in: tx) }
             for (i, outcome) in outcomes.enumerated() {
                 guard case .message(let inner, _) = outcome else { continue }
@@ -195,13 +196,14 @@ extension InviteKitNode {
         var message = StoredMessage(eventID: event.id, groupID: row.id, sender: publicKey.rawRepresentation, createdAt: now, kind: MarmotProfile.chatMessageKind,
                                     content: text, outgoing: true, status: .pending)
         try store.write { tx in
-            try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
+            try writeState(group, groupID: row.id, in: tx, now: now)
             _ = try tx.messages.insert(message)
             try enqueue(event, purpose: .message, relays: row.relays, in: tx, now: now)
             message = try tx.messages.get(eventID: event.id) ?? message
         }
         // Only after the commit: a failed write leaves the group's ratchet where it was.
         setGroup(group, groupID: row.id)
+        stateCommitted(group, groupID: row.id)
         emit(.messageQueued(message))
         return message
     }
@@ -227,10 +229,11 @@ extension InviteKitNode {
         let event = try group.leaveEvent(now: currentTime(), rng: randomSource)
         let now = currentTime()
         try store.write { tx in
-            try tx.groups.updateState(id: row.id, state: group.serialized(), epoch: group.epoch, now: now)
+            try writeState(group, groupID: row.id, in: tx, now: now)
             try enqueue(event, purpose: .leave, relays: row.relays, in: tx, now: now)
         }
         setGroup(group, groupID: row.id)
+        stateCommitted(group, groupID: row.id)
         return event.id
     }
 
@@ -243,8 +246,7 @@ extension InviteKitNode {
         try InviteKitError.mapping {
             let store = try Store.open(path: home.databasePath)
             guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw InviteKitError(.groupNotFound) }
-            let group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
-            return members(of: group)
+            return members(of: try store.read { tx in try restoreGroup(row, in: tx) }.group)
         }
     }
 }

@@ -112,14 +112,15 @@ extension InviteKitNode {
         let relays = join?.relays ?? Array(group.groupData.relays.filter(RelayURL.isValid).prefix(Self.maxWelcomeRelays))
         try store.write { tx in
             if let join { try tx.pendingJoins.markJoined(id: join.id, groupID: groupID, now: now) }
-            try tx.groups.save(StoredGroup(id: groupID, nostrGroupID: Hex.encode(group.nostrGroupID), name: group.groupData.name,
-                                           engine: MarmotMLSGroup.engineName, engineVersion: MarmotMLSGroup.engineVersion,
-                                           state: group.serialized(), epoch: group.epoch, currentTag: nil,
-                                           relays: relays, updatedAt: now))
+            try insertGroup(StoredGroup(id: groupID, nostrGroupID: Hex.encode(group.nostrGroupID), name: group.groupData.name,
+                                        engine: MarmotMLSGroup.engineName, engineVersion: MarmotMLSGroup.engineVersion,
+                                        state: group.serializedWithoutTree(), epoch: group.epoch, currentTag: nil,
+                                        relays: relays, updatedAt: now), group: group, in: tx)
             _ = try tx.processedRequests.record(ProcessedRequest(rumorID: gift.rumor.id, wrapID: wrap.id, outcome: "welcome",
                                                                  groupID: groupID, processedAt: now))
         }
         setGroup(group, groupID: groupID, relays: relays, name: group.groupData.name)
+        stateCommitted(group, groupID: groupID)
         emit(.joined(joinID: join?.id, groupID: groupID, epoch: group.epoch))
         if group.shouldFillAfterJoin { _ = try? selfUpdate(groupID: groupID) }
     }

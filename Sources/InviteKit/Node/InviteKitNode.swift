@@ -126,8 +126,9 @@ public actor InviteKitNode {
         let tags = TransactionConsumedTagStore(store: store, clock: clock)
         self.consumedTags = tags
         self.processor = JoinRequestProcessor(inviter: key, consumedTags: tags, clock: clock, rng: rng, budget: configuration.eventBudget)
-        for row in try store.read({ tx in try tx.groups.all() }) {
-            var group = try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state)
+        let restored = try store.read { tx in try tx.groups.all().map { row in (row, try Self.restoreGroup(row, in: tx)) } }
+        for (row, (restoredGroup, savedTree)) in restored {
+            var group = restoredGroup
             // A state of an older format carried its buffered events: they move to the table
             // (with the new format) the next time the group is saved; the table's come first.
             let held = group.buffer.events
@@ -138,6 +139,7 @@ public actor InviteKitNode {
             for e in held { group.buffer.append(e) }
             registry[row.id] = NodeGroupEntry(group: group, inviteTag: group.isAdmin ? row.currentTag : nil, relays: row.relays, name: row.name,
                                               removed: row.removedAt != nil)
+            registry[row.id]?.savedTree = savedTree
         }
         // A Commit stored by a relay just before a crash is confirmed by the OK that a re-send
         // gets after the restart, so the engine's pending commit comes back from its row.
@@ -175,8 +177,9 @@ public actor InviteKitNode {
 
     func createHostedGroup(name: String?, relays: [String]? = nil) throws -> HostedGroup {
         let group = try HostedGroup.create(creator: key, name: name, relays: try relays ?? defaultRelays(), now: clock(), rng: rng)
-        try store.write { tx in try tx.groups.save(row(for: group)) }
+        try store.write { tx in try insertGroup(row(for: group), group: group.group, in: tx) }
         registry[group.conversationID] = NodeGroupEntry(group)
+        stateCommitted(group.group, groupID: group.conversationID)
         return group
     }
 
@@ -372,7 +375,10 @@ public actor InviteKitNode {
                 resolved = true
             }
         }
-        if let (groupID, group) = applied { setGroup(group, groupID: groupID) }
+        if let (groupID, group) = applied {
+            setGroup(group, groupID: groupID)
+            stateCommitted(group, groupID: groupID)
+        }
         if resolved { pendingCommits[eventID] = nil }
         if let next { pendingCommits[next.event.id] = next }
         for e in emitted { emit(e) }

@@ -1,19 +1,32 @@
 import InviteKitCrypto
 import InviteKitMLS
 
-/// The node stores a group as ``MarmotGroup/serialized()`` (engine state, retained epochs,
-/// replay digests, buffered events), so a group survives a restart.
+/// The node stores a group as ``MarmotGroup/serializedWithoutTree()`` (engine state, retained
+/// epochs, replay digests) with its current ratchet tree in chunks apart
+/// (`group_tree_chunks`, PROTOCOL §11.2), so a group survives a restart and a save rewrites what
+/// changed.
 extension MarmotGroup: NodeGroupEngine where Engine == MLSGroupState {
     static var engineName: String { "marmot-mls" }
-    static var engineVersion: Int { Int(serializationVersion) }
-    func serializedState() -> SecureBytes? { serialized() }
+    /// 1 and 2: ``MarmotGroup/serialized()`` of that version, tree included; 3: version 2
+    /// without the tree, whose chunks are rows apart.
+    package static var engineVersion: Int { 3 }
+    func serializedState() -> SecureBytes? { serializedWithoutTree() }
 
-    /// Reads a `groups.state` written by this engine, this format or an older one it reads
-    /// (`readableSerializationVersions`); anything else is refused with a typed error.
-    static func restore(engine: String, version: Int, state: SecureBytes) throws -> MarmotGroup {
-        guard engine == engineName, readableSerializationVersions.contains(where: { Int($0) == version }) else {
+    /// Reads a `groups.state` written by this engine, this format or an older one it reads;
+    /// anything else is refused with a typed error. `treeChunks` is asked for the tree's chunks
+    /// of a version-3 row only. Returns the tree as stored apart, `nil` for an older row.
+    static func restore(engine: String, version: Int, state: SecureBytes,
+                        treeChunks: () throws -> [[UInt8]]) throws -> (group: MarmotGroup, savedTree: RatchetTree?) {
+        guard engine == engineName else {
             throw MLSError(.invalidValue, "stored group engine \(engine) v\(version) is not \(engineName) v\(engineVersion)")
         }
-        return try MarmotGroup(serialized: state)
+        if version == engineVersion {
+            let tree = try RatchetTree(storedChunks: try treeChunks())
+            return (try MarmotGroup(serialized: state, apartTree: tree), tree)
+        }
+        guard readableSerializationVersions.contains(where: { Int($0) == version }) else {
+            throw MLSError(.invalidValue, "stored group engine \(engine) v\(version) is not \(engineName) v\(engineVersion)")
+        }
+        return (try MarmotGroup(serialized: state), nil)
     }
 }

@@ -15,6 +15,9 @@ struct NodeGroupEntry: Sendable {
     var bufferDirty = false
     /// Buffered events evicted since the last ``NodeEvent/bufferedEventsEvicted(groupID:count:)``.
     var unreportedEvictions = 0
+    /// The ratchet tree as its chunks are in the store, when known (PROTOCOL §11.2): a save
+    /// writes the chunks that are not shared with it. `nil` makes the next save write them all.
+    var savedTree: RatchetTree?
 
     init(group: MarmotMLSGroup, inviteTag: String?, relays: [String], name: String?, removed: Bool = false) {
         self.group = group; self.inviteTag = inviteTag; self.relays = relays; self.name = name; self.removed = removed

@@ -12,18 +12,29 @@ extension MLSGroupState {
     /// tree; opaque signature_seed<V>; opaque tree_private<V>; opaque epoch_secrets<V>[11]; opaque
     /// interim_transcript_hash<V>; SecretTree; uint8 removed; RetainedEpoch retained<V>;
     /// CachedProposal proposals<V>;` with `StoredTree = uint8 form; select (form) { 0: ratchet_tree;
-    /// 1: TreeDelta from base.tree }` and `RetainedEpoch = { GroupContext; TreeDelta from tree;
-    /// SecretTree; opaque sender_data_secret<V> }` (``RatchetTree/encodeDelta(from:to:)``).
-    /// Version 1 held every tree in full and no form byte.
+    /// 1: TreeDelta from base.tree; 2: uint32 node_count }` and `RetainedEpoch = { GroupContext;
+    /// TreeDelta from tree; SecretTree; opaque sender_data_secret<V> }`
+    /// (``RatchetTree/encodeDelta(from:to:)``). Form 2 leaves the tree to its caller, who stores
+    /// it apart (``RatchetTree/storedChunks(changedSince:)``). Version 1 held every tree in full
+    /// and no form byte.
     public func serialized() -> SecureBytes { serialized(relativeTo: nil) }
 
     /// ``serialized()`` with the tree written as its differences from `base`'s, for states kept
     /// beside `base` (a group's rollback snapshots beside its current state). Read it back with
     /// ``init(serialized:relativeTo:)`` and the same base.
-    public func serialized(relativeTo base: MLSGroupState?) -> SecureBytes {
-        Self.envelope.seal(capacity: 4096 + (base == nil ? 300 * tree.storage.count : 4096)) { w in
+    public func serialized(relativeTo base: MLSGroupState?) -> SecureBytes { serialized(relativeTo: base, treeApart: false) }
+
+    /// ``serialized()`` without the tree (form 2): only its width, for a store that keeps the
+    /// tree apart in chunks. Read it back with ``init(serialized:relativeTo:apartTree:)``.
+    package func serializedWithoutTree() -> SecureBytes { serialized(relativeTo: nil, treeApart: true) }
+
+    private func serialized(relativeTo base: MLSGroupState?, treeApart: Bool) -> SecureBytes {
+        Self.envelope.seal(capacity: 4096 + (base == nil && !treeApart ? 300 * tree.storage.count : 4096)) { w in
             groupContext.encode(to: &w)
-            if let base {
+            if treeApart {
+                w.writeUInt8(2)
+                w.writeUInt32(UInt32(tree.nodeCount))
+            } else if let base {
                 w.writeUInt8(1)
                 tree.encodeDelta(from: base.tree, to: &w)
             } else {
@@ -62,6 +73,12 @@ extension MLSGroupState {
     /// inconsistency (keys that do not match the tree, a tree that does not match its
     /// GroupContext's tree hash).
     public init(serialized data: SecureBytes, relativeTo base: MLSGroupState?) throws {
+        try self.init(serialized: data, relativeTo: base, apartTree: nil)
+    }
+
+    /// Reads any form, a ``serializedWithoutTree()`` one with `apartTree` as its tree (checked
+    /// against the stored width and the GroupContext's tree hash).
+    package init(serialized data: SecureBytes, relativeTo base: MLSGroupState?, apartTree: RatchetTree?) throws {
         func secret(_ r: inout TLSReader) throws -> SecureBytes {
             var b = try r.readOpaque()
             defer { zeroize(&b) }
@@ -75,6 +92,11 @@ extension MLSGroupState {
             case 1:
                 guard let base else { throw MLSError(.invalidValue, "a group state stored against another one was read alone") }
                 tree = try RatchetTree(delta: &r, base: base.tree)
+            case 2:
+                let width = Int(try r.readUInt32())
+                guard let apartTree else { throw MLSError(.invalidValue, "a group state whose tree is stored apart was read without it") }
+                guard apartTree.nodeCount == width else { throw MLSError(.invalidTree, "the tree stored apart has \(apartTree.nodeCount) nodes, not \(width)") }
+                tree = apartTree
             case let f: throw MLSError(.invalidValue, "stored tree form \(f)")
             }
             let sigKey: Ed25519.PrivateKey

@@ -16,9 +16,12 @@ extension MarmotGroup {
     /// as their JSON; the Nostr identity key is never part of it, nor is ``buffer``: nothing an
     /// outsider sends grows it. A snapshot's engine is stored relative to the current one
     /// (``MarmotEngine/serialized(relativeTo:)``: for ``MLSGroupState``, its tree as a delta).
-    public func serialized() -> SecureBytes {
+    public func serialized() -> SecureBytes { serialized(current: state.serialized()) }
+
+    /// ``serialized()`` with `current` as the current engine's bytes.
+    func serialized(current: SecureBytes) -> SecureBytes {
         Self.envelope.seal(capacity: 4096) { w in
-            state.serialized().withUnsafeBytes { w.writeOpaque($0) }
+            current.withUnsafeBytes { w.writeOpaque($0) }
             w.writeVector { v in
                 for s in snapshots {
                     s.state.serialized(relativeTo: state).withUnsafeBytes { v.writeOpaque($0) }
@@ -41,6 +44,11 @@ extension MarmotGroup {
     /// ``buffer``, within its bounds. Fails with a typed error on any other version, truncation,
     /// trailing bytes or any inconsistent part.
     public init(serialized data: SecureBytes) throws {
+        try self.init(serialized: data) { try Engine(serialized: $0, relativeTo: nil) }
+    }
+
+    /// ``init(serialized:)`` with `current` reading the current engine's bytes.
+    init(serialized data: SecureBytes, current readCurrent: (SecureBytes) throws -> Engine) throws {
         func engine(_ r: inout TLSReader, relativeTo base: Engine?) throws -> Engine {
             var b = try r.readOpaque()
             defer { zeroize(&b) }
@@ -56,7 +64,9 @@ extension MarmotGroup {
             return s
         }
         self = try Self.envelope.open(data) { version, r in
-            let current = try engine(&r, relativeTo: nil)
+            var currentBytes = try r.readOpaque()
+            defer { zeroize(&currentBytes) }
+            let current = try readCurrent(SecureBytes(copying: currentBytes))
             var group = MarmotGroup(state: current, groupData: try MarmotGroupData(extensions: current.groupContextExtensions))
             group.snapshots = try r.readVector { v in
                 let s = try engine(&v, relativeTo: current)
@@ -77,5 +87,20 @@ extension MarmotGroup {
             group.leaveRequests = try r.readVector { try text(&$0) }
             return group
         }
+    }
+}
+
+extension MarmotGroup where Engine == MLSGroupState {
+    /// ``serialized()`` without the current ratchet tree (``MLSGroupState/serializedWithoutTree()``),
+    /// for a store that keeps the tree apart in chunks (PROTOCOL.md §11.2): a message leaves the
+    /// tree unchanged, so saving it rewrites none of the tree. Read it back with
+    /// ``init(serialized:apartTree:)``.
+    package func serializedWithoutTree() -> SecureBytes { serialized(current: state.serializedWithoutTree()) }
+
+    /// Reads ``serializedWithoutTree()`` (or ``serialized()``) back, with `apartTree` as the
+    /// current tree; fails with a typed error when it does not match the stored width or the
+    /// GroupContext's tree hash.
+    package init(serialized data: SecureBytes, apartTree: RatchetTree) throws {
+        try self.init(serialized: data) { try MLSGroupState(serialized: $0, relativeTo: nil, apartTree: apartTree) }
     }
 }

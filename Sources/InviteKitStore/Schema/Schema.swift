@@ -1,7 +1,7 @@
 /// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
 /// migration: add the next one.
 enum Schema {
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6]
 
     static var currentVersion: Int { migrations.last!.version }
 
@@ -220,5 +220,18 @@ enum Schema {
         )
         """,
         "CREATE INDEX buffered_events_in_order ON buffered_events(group_id, position)",
+    ])
+
+    /// A group's current ratchet tree in fixed runs of nodes, outside its `state` (PROTOCOL
+    /// §11.2): a save rewrites only the runs a commit changed, and none for a message.
+    static let v6 = Migration(version: 6, name: "group_tree_chunks", statements: [
+        """
+        CREATE TABLE group_tree_chunks (
+            group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+            chunk INTEGER NOT NULL,
+            nodes BLOB NOT NULL,
+            PRIMARY KEY (group_id, chunk)
+        ) WITHOUT ROWID
+        """,
     ])
 }

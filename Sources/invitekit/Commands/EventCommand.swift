@@ -7,7 +7,7 @@ struct EventCommand: ParsableCommand {
         subcommands: [Sign.self, Verify.self])
 
     struct Sign: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "stdin {kind, content, tags, created_at?}; stdout the signed event.")
+        static let configuration = CommandConfiguration(commandName: "sign", abstract: "stdin {kind, content, tags, created_at?}; stdout the signed event.")
         @OptionGroup var secret: SecretKeyInput
         func run() throws {
             try runReportingErrors {
@@ -19,7 +19,7 @@ struct EventCommand: ParsableCommand {
     }
 
     struct Verify: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "stdin an event; exit 0 if valid, 1 otherwise.")
+        static let configuration = CommandConfiguration(commandName: "verify", abstract: "stdin an event; exit 0 if valid, 1 otherwise.")
         func run() throws {
             try runReportingErrors {
                 let event = try NostrEvent(json: try StdIO.readAll())

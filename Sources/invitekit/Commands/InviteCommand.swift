@@ -20,7 +20,7 @@ struct InviteCommand: ParsableCommand {
     /// its home); without it the invite is made here from `--group-id`, `--relay` and a secret key.
     /// An option of the other form is refused (exit 64), never ignored.
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "create",
             abstract: "Create an invite and print its URL: of a node's group (--group ID), or stateless (--group-id G --relay URL, a secret key).")
         @OptionGroup var secret: SecretKeyInput
         @Option(help: "A node's group id: the node makes the invite and records it in its home.") var group: String?
@@ -120,7 +120,7 @@ struct InviteCommand: ParsableCommand {
     }
 
     struct Decode: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "decode",
             abstract: "Print every field of an invite; for signed invites also the recovered signer. Does not judge validity (see verify).")
         @Argument(help: "An invite code or URL.") var invite: String
         @Flag(help: "Print JSON.") var json = false
@@ -169,7 +169,7 @@ struct InviteCommand: ParsableCommand {
     }
 
     struct Verify: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "verify",
             abstract: "Check an invite: exit 0 when valid; exit 2 with the reason on stderr when not.")
         @Argument(help: "An invite code or URL.") var invite: String
         @Option(help: "Require this creator: hex or npub1….") var creator: String?

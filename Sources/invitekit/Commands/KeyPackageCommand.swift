@@ -10,7 +10,7 @@ struct KeyPackageCommand: ParsableCommand {
         subcommands: [Create.self, Verify.self])
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a signed kind-30443 KeyPackage event.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Print a signed kind-30443 KeyPackage event.")
         @OptionGroup var secret: SecretKeyInput
         @Option(name: .customLong("relay"), help: "Relay URL for the relays tag (repeatable).") var relays: [String] = []
         @Flag(name: .customLong("last-resort"), help: "Add the last_resort extension.") var lastResort = false
@@ -42,7 +42,7 @@ struct KeyPackageCommand: ParsableCommand {
     }
 
     struct Verify: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "stdin a KeyPackage event; exit 0 if valid, 1 with the reason otherwise.")
+        static let configuration = CommandConfiguration(commandName: "verify", abstract: "stdin a KeyPackage event; exit 0 if valid, 1 with the reason otherwise.")
         @Option(name: .customLong("now"), help: "Unix time to check the lifetime against (default: now).", transform: NumericOption.integer(NumericOption.unixTime)) var now: Int64?
         @Option(name: .customLong("skew"), help: "Allowed clock skew in seconds (default 300).", transform: NumericOption.integer(0...Verify.maxSkew)) var skew: UInt64 = KeyPackageEvent.defaultClockSkew
 

@@ -7,7 +7,7 @@ struct KeysCommand: ParsableCommand {
         subcommands: [Generate.self, Show.self])
 
     struct Generate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a new key pair (secret key included: this is an export).")
+        static let configuration = CommandConfiguration(commandName: "generate", abstract: "Print a new key pair (secret key included: this is an export).")
         @Flag(help: "Print JSON.") var json = false
         func run() throws {
             try runReportingErrors { KeysCommand.print(secret: Secp256k1.PrivateKey(), publicKey: nil, json: json) }
@@ -15,7 +15,7 @@ struct KeysCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "show",
             abstract: "Show every form of a key. 64 hex characters are read as a secret key; npub shows the public forms only.")
         @Argument(help: "hex secret key, nsec1… or npub1…; - reads it from stdin (a key on the command line shows in ps).") var key: String
         @Flag(help: "Print JSON.") var json = false

@@ -5,7 +5,7 @@ import InviteKitMLS
 
 extension MLSCommand {
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create a group whose only member (and admin) is the secret key's owner.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Create a group whose only member (and admin) is the secret key's owner.")
         @OptionGroup var secret: SecretKeyInput
         @OptionGroup var state: StateOption
         @Option(name: .customLong("name"), help: "Group name.") var name: String
@@ -35,7 +35,7 @@ extension MLSCommand {
     }
 
     struct Add: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "KeyPackage events (one per line) on stdin; print the pending add commit (kind 445).")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "KeyPackage events (one per line) on stdin; print the pending add commit (kind 445).")
         @OptionGroup var state: StateOption
         @OptionGroup var eventBudget: EventBudgetOption
 
@@ -54,7 +54,7 @@ extension MLSCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the pending commit removing members (kind 445).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Print the pending commit removing members (kind 445).")
         @OptionGroup var state: StateOption
         @Option(name: .customLong("member"), help: "Public key to remove, hex or npub (repeatable).") var members: [String] = []
         @OptionGroup var eventBudget: EventBudgetOption
@@ -76,7 +76,7 @@ extension MLSCommand {
     }
 
     struct Update: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print a pending self-update commit (new leaf keys; any member may).")
+        static let configuration = CommandConfiguration(commandName: "update", abstract: "Print a pending self-update commit (new leaf keys; any member may).")
         @OptionGroup var state: StateOption
         @OptionGroup var eventBudget: EventBudgetOption
 
@@ -92,7 +92,7 @@ extension MLSCommand {
     }
 
     struct Leave: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print this member's SelfRemove proposal (kind 445); an admin commits it.")
+        static let configuration = CommandConfiguration(commandName: "leave", abstract: "Print this member's SelfRemove proposal (kind 445); an admin commits it.")
         @OptionGroup var state: StateOption
 
         func run() throws {
@@ -113,7 +113,7 @@ extension MLSCommand {
     }
 
     struct Confirm: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "confirm",
             abstract: "Merge the pending commit once relays acknowledged it; only then print the Welcome gift wraps (kind 1059).")
         @OptionGroup var secret: SecretKeyInput
         @OptionGroup var state: StateOption

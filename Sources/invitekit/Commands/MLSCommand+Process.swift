@@ -5,7 +5,7 @@ import InviteKitMLS
 
 extension MLSCommand {
     struct Process: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "process",
             abstract: "Events on stdin (one per line): gift-wrapped Welcomes (1059) and group events (445); one outcome line each.")
         @OptionGroup var secret: SecretKeyInput
         @OptionGroup var state: StateOption
@@ -144,7 +144,7 @@ extension MLSCommand {
     }
 
     struct Send: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the kind-445 event carrying an application message.")
+        static let configuration = CommandConfiguration(commandName: "send", abstract: "Print the kind-445 event carrying an application message.")
         @OptionGroup var state: StateOption
         @Option(name: .customLong("content"), help: "Message text.") var content: String
         @Option(name: .customLong("kind"), help: "Kind of the inner (unsigned) event; \(MarmotProfile.chatMessageKind) is a chat message.", transform: NumericOption.integer(0...65535)) var kind: Int = MarmotProfile.chatMessageKind

@@ -4,7 +4,7 @@ import InviteKit
 
 extension MLSCommand {
     struct Simulate: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "simulate",
             abstract: "Run a whole group life on the RFC 9420 engine (Marmot); print each epoch's facts (a readable line, or JSON with --json) and a summary.")
         @Option(name: .customLong("members"), help: "Group size after the adds (1...2000; every member processes every commit, so time grows with N²).", transform: NumericOption.integer(1...2000)) var members: Int
         @Option(name: .customLong("removals"), help: "Admin removals after the adds.", transform: NumericOption.integer(0...2000)) var removals: Int = 0

@@ -16,7 +16,7 @@ struct NIP44Command: ParsableCommand {
     }
 
     struct Encrypt: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Plaintext bytes on stdin; payload on stdout.")
+        static let configuration = CommandConfiguration(commandName: "encrypt", abstract: "Plaintext bytes on stdin; payload on stdout.")
         @OptionGroup var keys: KeyOptions
         func run() throws {
             try runReportingErrors {
@@ -27,7 +27,7 @@ struct NIP44Command: ParsableCommand {
     }
 
     struct Decrypt: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Payload on stdin; plaintext bytes on stdout.")
+        static let configuration = CommandConfiguration(commandName: "decrypt", abstract: "Payload on stdin; plaintext bytes on stdout.")
         @OptionGroup var keys: KeyOptions
         func run() throws {
             try runReportingErrors {

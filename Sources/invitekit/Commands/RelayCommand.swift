@@ -26,7 +26,7 @@ struct RelayCommand: AsyncParsableCommand {
     static func duration(_ seconds: Double) -> Duration { .milliseconds(Int64(max(seconds, 0.001) * 1000)) }
 
     struct Publish: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "publish",
             abstract: "Read one signed event (JSON) on stdin and publish it to every relay.",
             discussion: """
             Prints one line per relay: `OK <url> [message]`, `REJECTED <url> <relay's reason>`, or \
@@ -67,7 +67,7 @@ struct RelayCommand: AsyncParsableCommand {
     }
 
     struct Req: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "req",
             abstract: "Send a REQ and print matching events as JSON lines until EOSE (or forever with --live).",
             discussion: "Several --relay options merge the results, without duplicates. Exits 1 if no relay reached EOSE."
         )

@@ -8,7 +8,7 @@ struct VectorsCommand: ParsableCommand {
         commandName: "vectors", abstract: "Test vectors.", subcommands: [Verify.self])
 
     struct Verify: ParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "verify",
             abstract: "Run every vector suite under the directory; one line per suite, then 'N passed, N failed'.")
         @Option(help: "The vectors directory.") var dir = "vectors"
         @Flag(help: "Print each failed case.") var verbose = false

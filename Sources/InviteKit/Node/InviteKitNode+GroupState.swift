@@ -1,0 +1,43 @@
+import InviteKitCrypto
+import InviteKitMLS
+import InviteKitStore
+
+extension InviteKitNode {
+    /// The one way a group's engine state reaches the store (PROTOCOL §11.2): `groups.state`
+    /// without the current ratchet tree, and the tree's chunks in `group_tree_chunks` that
+    /// changed since the save this node last saw commit, so a message rewrites no chunk and a
+    /// Commit those on its path. The entry forgets that save until ``stateCommitted(_:groupID:)``:
+    /// a transaction that rolls back leaves the next save writing every chunk.
+    func writeState(_ group: MarmotMLSGroup, groupID: String, in tx: StoreTransaction, now: Int64) throws {
+        let saved = registry[groupID]?.savedTree
+        registry[groupID]?.savedTree = nil
+        try tx.groups.updateState(id: groupID, state: group.serializedWithoutTree(), epoch: group.epoch,
+                                  engineVersion: MarmotMLSGroup.engineVersion, now: now)
+        try writeTree(of: group, groupID: groupID, since: saved, in: tx)
+    }
+
+    /// A new group's row and every chunk of its tree.
+    func insertGroup(_ row: StoredGroup, group: MarmotMLSGroup, in tx: StoreTransaction) throws {
+        registry[row.id]?.savedTree = nil
+        try tx.groups.save(row)
+        try writeTree(of: group, groupID: row.id, since: nil, in: tx)
+    }
+
+    private func writeTree(of group: MarmotMLSGroup, groupID: String, since saved: RatchetTree?, in tx: StoreTransaction) throws {
+        let tree = group.state.tree
+        try tx.treeChunks.write(groupID: groupID, changed: tree.storedChunks(changedSince: saved),
+                                count: RatchetTree.storedChunkCount(nodeCount: tree.nodeCount))
+    }
+
+    /// The transaction that wrote `group` with ``writeState(_:groupID:in:now:)`` or
+    /// ``insertGroup(_:group:in:)`` committed: the next save writes only what changes after it.
+    func stateCommitted(_ group: MarmotMLSGroup, groupID: String) {
+        registry[groupID]?.savedTree = group.state.tree
+    }
+
+    /// A group's stored state: its row's `state` and, for a row whose tree is stored apart
+    /// (engine version 3), the tree's chunks. Also the tree as stored, for the next save.
+    static func restoreGroup(_ row: StoredGroup, in tx: StoreTransaction) throws -> (group: MarmotMLSGroup, savedTree: RatchetTree?) {
+        try MarmotMLSGroup.restore(engine: row.engine, version: row.engineVersion, state: row.state) { try tx.treeChunks.all(groupID: row.id) }
+    }
+}
