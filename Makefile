@@ -29,8 +29,10 @@ venv: deps
 mdk:
 	@scripts/mdk/setup.sh
 
+# The Swift runtime and Foundation linked in: a command starts in ~15 ms instead of ~23
+# (`invitekit --version`), which is most of what a short command such as `group send` costs.
 build: deps
-	swift build -c release --product invitekit
+	swift build -c release --static-swift-stdlib --product invitekit
 
 build-debug: deps
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)

@@ -52,12 +52,24 @@ final class NodeOutsiderTests: XCTestCase {
         let received = try await dee.handleGroupEvent(try NostrEvent(json: event))
         XCTAssertEqual(received?.content, "still here")
 
-        // A restart reads the bounded buffer back from its table.
+        // Well-formed junk waits in the buffer. A restart does not parse the buffered events; the
+        // group's next event reads them back from their table, in order, within the same bounds.
+        let rng = SeededRandom(seed: 446)
+        func wellFormed() -> NostrEvent { TestEvents.junkGroupEvent(nostrGroupID: group.nostrGroupID, bytes: 300, rng: rng, createdAt: homes.now) }
+        for _ in 0..<10 { try await dee.handleGroupEvent(wellFormed()) }
+        try await dee.saveDirtyBuffers()
+        let waiting = try dee.store.read { tx in try tx.bufferedEvents.all(groupID: group.id) }.map { try NostrEvent(json: $0).id }
+        XCTAssertGreaterThanOrEqual(waiting.count, 10)
         await dee.shutdown()
         dee = nil
         let restarted = try homes.node("dee", seed: 2, initialize: false)
+        let unread = await restarted.registry[group.id]
+        XCTAssertEqual(unread?.bufferLoaded, false)
+        XCTAssertEqual(unread?.group.buffer.count, 0)
+        let next = wellFormed()
+        try await restarted.handleGroupEvent(next)
         let kept = await restarted.registry[group.id]?.group.buffer
-        XCTAssertEqual(kept?.count, buffered.count)
+        XCTAssertEqual(kept?.events.map(\.id), waiting + [next.id])
         XCTAssertLessThanOrEqual(kept?.byteCount ?? .max, MarmotProfile.bufferedByteLimit)
     }
 

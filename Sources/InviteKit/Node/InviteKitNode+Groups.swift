@@ -42,6 +42,7 @@ extension InviteKitNode {
         guard let groupID = groupID(taggedIn: event), registry[groupID]?.removed == false else { return nil }
         // Two single-row lookups by index: no snapshot needed, the node is the only writer.
         if try store.peek({ tx in try tx.messages.contains(eventID: event.id) || tx.processedRequests.contains(wrapID: event.id) }) { return nil }
+        try loadBuffer(groupID: groupID)
         let now = currentTime()
         // The engine works on a copy of the group whose buffer the registry no longer shares, so
         // that an event that only joins the buffer appends in place; the registry keeps the rest
@@ -148,6 +149,18 @@ extension InviteKitNode {
             tx.failPoint("node.group_event.before_commit")
         }
         return stored
+    }
+
+    /// Reads the group's `buffered_events` into its engine's buffer, the first time one of its
+    /// events arrives (``NodeGroupEntry/bufferLoaded``).
+    private func loadBuffer(groupID: String) throws {
+        guard registry[groupID]?.bufferLoaded == false else { return }
+        var buffer = MarmotEventBuffer()
+        for json in try store.read({ tx in try tx.bufferedEvents.all(groupID: groupID) }) {
+            if let e = try? NostrEvent(json: json) { buffer.append(e) }
+        }
+        registry[groupID]?.group.buffer = buffer
+        registry[groupID]?.bufferLoaded = true
     }
 
     /// Makes `buffered_events` hold `buffer` by difference: only events not stored yet are

@@ -131,15 +131,19 @@ public actor InviteKitNode {
             var group = restoredGroup
             // A state of an older format carried its buffered events: they move to the table
             // (with the new format) the next time the group is saved; the table's come first.
+            // Otherwise the table is read when the group's first event arrives.
             let held = group.buffer.events
             group.buffer = MarmotEventBuffer()
-            for json in try store.read({ tx in try tx.bufferedEvents.all(groupID: row.id) }) {
-                if let e = try? NostrEvent(json: json) { group.buffer.append(e) }
+            if !held.isEmpty {
+                for json in try store.read({ tx in try tx.bufferedEvents.all(groupID: row.id) }) {
+                    if let e = try? NostrEvent(json: json) { group.buffer.append(e) }
+                }
+                for e in held { group.buffer.append(e) }
             }
-            for e in held { group.buffer.append(e) }
             registry[row.id] = NodeGroupEntry(group: group, inviteTag: group.isAdmin ? row.currentTag : nil, relays: row.relays, name: row.name,
                                               removed: row.removedAt != nil)
             registry[row.id]?.savedTree = savedTree
+            registry[row.id]?.bufferLoaded = !held.isEmpty
         }
         // A Commit stored by a relay just before a crash is confirmed by the OK that a re-send
         // gets after the restart, so the engine's pending commit comes back from its row.

@@ -13,6 +13,10 @@ struct NodeGroupEntry: Sendable {
     var removed = false
     /// The engine's buffer changed since it was last written to `buffered_events`.
     var bufferDirty = false
+    /// The engine's buffer holds the group's `buffered_events`. A node opens without reading
+    /// them (only an arriving event uses the buffer); until then the table is the buffer, and
+    /// nothing writes it.
+    var bufferLoaded = true
     /// Buffered events evicted since the last ``NodeEvent/bufferedEventsEvicted(groupID:count:)``.
     var unreportedEvictions = 0
     /// The ratchet tree as its chunks are in the store, when known (PROTOCOL §11.2): a save
