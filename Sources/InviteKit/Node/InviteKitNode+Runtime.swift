@@ -49,6 +49,17 @@ extension InviteKitNode {
         if let failure = state?.failure { throw failure }
     }
 
+    /// Starts opening connections to `relays` in the background, for ``run()`` to use: a caller
+    /// about to send (a command that sends one message) overlaps the relay handshake with its own
+    /// work. Connections ``run()`` does not take are closed by ``shutdown()``.
+    public func prepareConnections(to relays: [String]) {
+        for url in relays where preparedConnections[url] == nil && runtime?.connections[url] == nil {
+            let c = configuration.connector(url)
+            preparedConnections[url] = c
+            Task { await c.prepare() }
+        }
+    }
+
     /// Whether ``run()`` is running.
     public var isRunning: Bool { runtime != nil }
 
@@ -174,7 +185,7 @@ extension InviteKitNode {
     /// The run's connection to `url`, opened on first use.
     private func connection(for url: String) -> any NostrRelayConnection {
         if let c = runtime?.connections[url] { return c }
-        let c = configuration.connector(url)
+        let c = preparedConnections.removeValue(forKey: url) ?? configuration.connector(url)
         runtime?.connections[url] = c
         return c
     }

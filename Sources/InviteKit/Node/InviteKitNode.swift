@@ -41,6 +41,8 @@ public actor InviteKitNode {
     /// Every group this node hosts or joined, by private group id: the one registry. An entry
     /// changes only after the transaction that stored its new state committed.
     var registry: [String: NodeGroupEntry] = [:]
+    /// Connections opened by ``prepareConnections(to:)`` that ``run()`` has not taken yet.
+    var preparedConnections: [String: any NostrRelayConnection] = [:]
     /// The runtime's state while ``run()`` runs (`nil` otherwise).
     var runtime: NodeRuntimeState?
 
@@ -167,7 +169,12 @@ public actor InviteKitNode {
 
     /// Ends every event stream; the lock goes with the node. A running ``run()`` is not stopped
     /// by this: cancel its task.
-    public func shutdown() { hub.finish() }
+    public func shutdown() {
+        hub.finish()
+        let unused = preparedConnections.values
+        preparedConnections = [:]
+        for c in unused { Task { await c.close() } }
+    }
 
     // MARK: Groups
 

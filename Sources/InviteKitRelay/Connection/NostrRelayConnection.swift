@@ -15,9 +15,16 @@ public protocol NostrRelayConnection: Sendable {
 
     /// Ends every subscription, fails pending publishes with `clientClosed`, and disconnects.
     func close() async
+
+    /// Opens the connection ahead of its first use, where the transport has one, and returns
+    /// once it is open or failed (a failure is met again, and reported, by that first use).
+    func prepare() async
 }
 
 extension NostrRelayConnection {
+    /// Nothing to open.
+    public func prepare() async {}
+
     /// Publishes with the default timeout, ``Swift/Duration/relayTimeout``.
     public func publish(_ event: NostrEvent) async -> PublishOutcome {
         await publish(event, timeout: .relayTimeout)

@@ -74,6 +74,9 @@ public actor WebSocketRelayClient: NostrRelayConnection {
         if let error { throw error }
     }
 
+    /// ``connect()``, its error left to the first publish or subscription.
+    public func prepare() async { try? await connect() }
+
     public func publish(_ event: NostrEvent, timeout: Duration) async -> PublishOutcome {
         if case .failure(let e) = endpoint { return .failed(e) }
         let token = nextToken

@@ -135,7 +135,10 @@ enum NodeInbox {
         }
         let row = try await node.group(request.group)
         switch request {
-        case .send(_, let text): return try await node.send(text, to: row.id)
+        case .send(_, let text):
+            // The relay handshake overlaps the encryption and the save.
+            await node.prepareConnections(to: row.relays)
+            return try await node.send(text, to: row.id)
         case .revoke: return try await node.revokeInvites(groupID: row.id)
         case .invite(_, let singleUse, let expiresIn, let format):
             return try await node.createInvite(groupID: row.id, format: format, singleUse: singleUse, expiresIn: expiresIn).url
