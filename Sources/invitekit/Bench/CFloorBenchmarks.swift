@@ -1,5 +1,6 @@
 internal import CSecp256k1
 internal import CSodium
+import Foundation
 
 /// The same work as the Swift cases, through libsecp256k1 and libsodium called directly: the
 /// floor each Swift figure is compared with.
@@ -54,8 +55,39 @@ enum CFloorBenchmarks {
             BenchCase("c.nip44.1MiB.cached") { nip44Floor(length: 1 << 20) },
             BenchCase("c.wrap") { wrapFloor(senderKeypair: &kp, senderSecret: sk, recipient: xbytes, bodyLength: 300) },
             BenchCase("c.unwrap") { unwrapFloor(recipientSecret: sk, peer: xbytes, sig: sigCopy, msg: &msg, xonly: &xonly) },
+            BenchCase(ed25519FloorName) { ed25519Floor.verifyAll() },
         ]
     }
+
+    /// A 1,000-member Welcome's floor: one Ed25519 verification per leaf (RFC 9420 §12.4.3.1),
+    /// on every core as the engine spreads them; libsodium has no batch verification.
+    static var ed25519FloorName: String { "c.ed25519.verify 1000 on \(ProcessInfo.processInfo.activeProcessorCount) cores" }
+
+    /// 1,000 distinct keys, each with a signature over a leaf-sized message.
+    struct Ed25519Batch: Sendable {
+        var keys: [[UInt8]] = [], messages: [[UInt8]] = [], signatures: [[UInt8]] = []
+
+        init(count: Int) {
+            for _ in 0..<count {
+                var pk = [UInt8](repeating: 0, count: 32), sk = [UInt8](repeating: 0, count: 64)
+                _ = crypto_sign_keypair(&pk, &sk)
+                var m = [UInt8](repeating: 0, count: 250); randombytes_buf(&m, 250)
+                var sig = [UInt8](repeating: 0, count: 64)
+                _ = crypto_sign_detached(&sig, nil, m, UInt64(m.count), sk)
+                keys.append(pk); messages.append(m); signatures.append(sig)
+            }
+        }
+
+        func verifyAll() {
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            DispatchQueue.concurrentPerform(iterations: cores) { c in
+                for i in stride(from: c, to: keys.count, by: cores) {
+                    precondition(crypto_sign_verify_detached(signatures[i], messages[i], UInt64(messages[i].count), keys[i]) == 0)
+                }
+            }
+        }
+    }
+    static let ed25519Floor: Ed25519Batch = { _ = sodium_init(); return Ed25519Batch(count: 1000) }()
 
     /// Raw-x ECDH: parse the even-y point, multiply.
     static func ecdh(_ secret: [UInt8], _ peerX: [UInt8]) -> [UInt8] {

@@ -101,7 +101,7 @@ enum GroupScaleBenchmarks {
                 var r = try small.get().receiver
                 _ = try r.process(try small.get().addCommit.message)
             },
-            BenchCase("group-scale welcome join 1000 on \(cores) cores") {
+            BenchCase("group-scale welcome join 1000 on \(cores) cores", floor: CFloorBenchmarks.ed25519FloorName) {
                 let f = try small.get()
                 _ = try MLSGroupState.join(welcome: f.addCommit.welcomeValue!, keyPackage: f.newcomer)
             },
