@@ -17,16 +17,11 @@ extension MarmotGroup: NodeGroupEngine where Engine == MLSGroupState {
     /// of a version-3 row only. Returns the tree as stored apart, `nil` for an older row.
     static func restore(engine: String, version: Int, state: SecureBytes,
                         treeChunks: () throws -> [[UInt8]]) throws -> (group: MarmotGroup, savedTree: RatchetTree?) {
-        guard engine == engineName else {
+        guard engine == engineName, version == engineVersion || readableSerializationVersions.contains(where: { Int($0) == version }) else {
             throw MLSError(.invalidValue, "stored group engine \(engine) v\(version) is not \(engineName) v\(engineVersion)")
         }
-        if version == engineVersion {
-            let tree = try RatchetTree(storedChunks: try treeChunks())
-            return (try MarmotGroup(serialized: state, apartTree: tree), tree)
-        }
-        guard readableSerializationVersions.contains(where: { Int($0) == version }) else {
-            throw MLSError(.invalidValue, "stored group engine \(engine) v\(version) is not \(engineName) v\(engineVersion)")
-        }
-        return (try MarmotGroup(serialized: state), nil)
+        guard version == engineVersion else { return (try MarmotGroup(serialized: state), nil) }
+        let tree = try RatchetTree(storedChunks: try treeChunks())
+        return (try MarmotGroup(serialized: state, apartTree: tree), tree)
     }
 }

@@ -49,10 +49,10 @@ extension MarmotGroup {
 
     /// ``init(serialized:)`` with `current` reading the current engine's bytes.
     init(serialized data: SecureBytes, current readCurrent: (SecureBytes) throws -> Engine) throws {
-        func engine(_ r: inout TLSReader, relativeTo base: Engine?) throws -> Engine {
+        func engine(_ r: inout TLSReader, _ read: (SecureBytes) throws -> Engine) throws -> Engine {
             var b = try r.readOpaque()
             defer { zeroize(&b) }
-            return try Engine(serialized: SecureBytes(copying: b), relativeTo: base)
+            return try read(SecureBytes(copying: b))
         }
         func event(_ r: inout TLSReader) throws -> NostrEvent {
             do { return try NostrEvent(json: try r.readOpaque(), requireSignature: false) } catch let e as MLSError { throw e } catch {
@@ -64,12 +64,10 @@ extension MarmotGroup {
             return s
         }
         self = try Self.envelope.open(data) { version, r in
-            var currentBytes = try r.readOpaque()
-            defer { zeroize(&currentBytes) }
-            let current = try readCurrent(SecureBytes(copying: currentBytes))
+            let current = try engine(&r, readCurrent)
             var group = MarmotGroup(state: current, groupData: try MarmotGroupData(extensions: current.groupContextExtensions))
             group.snapshots = try r.readVector { v in
-                let s = try engine(&v, relativeTo: current)
+                let s = try engine(&v) { try Engine(serialized: $0, relativeTo: current) }
                 let data = try MarmotGroupData(tlsSerialized: try v.readOpaque())
                 let createdAt = Int64(bitPattern: try v.readUInt64())
                 let id = try text(&v)

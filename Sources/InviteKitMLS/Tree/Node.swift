@@ -59,6 +59,20 @@ package struct Node: Hashable, Sendable, TLSCodable {
         }
     }
 
+    /// Reads an `optional<Node>` (RFC 9420 §2.1.2): a presence byte of 0 or 1, then the node.
+    static func readOptional(from reader: inout TLSReader) throws -> Node? {
+        switch try reader.readUInt8() {
+        case 0: return nil
+        case 1: return try Node(from: &reader)
+        case let b: throw MLSError(.invalidValue, "optional presence byte \(b)")
+        }
+    }
+
+    /// Writes `node` as an `optional<Node>`.
+    static func encodeOptional(_ node: Node?, to writer: inout TLSWriter) {
+        if let node { writer.writeUInt8(1); node.encode(to: &writer) } else { writer.writeUInt8(0) }
+    }
+
     package func encode(to writer: inout TLSWriter) {
         if let l = box.leaf {
             writer.writeUInt8(NodeType.leaf.rawValue); l.encode(to: &writer)

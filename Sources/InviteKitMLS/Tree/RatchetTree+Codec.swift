@@ -4,13 +4,7 @@ extension RatchetTree: TLSCodable {
     /// (RFC 9420 §12.4.3.3), an `optional` presence byte other than 0 or 1, and a node whose type
     /// does not match its position.
     package init(from reader: inout TLSReader) throws {
-        let list: [Node?] = try reader.readVector { r in
-            switch try r.readUInt8() {
-            case 0: return nil
-            case 1: return try Node(from: &r)
-            case let b: throw MLSError(.invalidValue, "optional presence byte \(b)")
-            }
-        }
+        let list: [Node?] = try reader.readVector { try Node.readOptional(from: &$0) }
         guard let last = list.last else { throw MLSError(.invalidTree, "empty ratchet tree") }
         guard last != nil else { throw MLSError(.invalidTree, "ratchet tree ends with a blank node") }
         try self.init(nodes: list)
@@ -21,7 +15,7 @@ extension RatchetTree: TLSCodable {
         let end = (storage.lastIndex { $0 != nil } ?? -1) + 1
         writer.writeVector { w in
             for n in storage[..<end] {
-                if let n { w.writeUInt8(1); n.encode(to: &w) } else { w.writeUInt8(0) }
+                Node.encodeOptional(n, to: &w)
             }
         }
     }

@@ -20,7 +20,7 @@ extension RatchetTree {
                 let theirs = i < base.storage.count ? base.storage[i] : nil
                 if mine == theirs { continue }  // a shared box compares by identity first
                 w.writeUInt32(UInt32(i))
-                if let mine { w.writeUInt8(1); mine.encode(to: &w) } else { w.writeUInt8(0) }
+                Node.encodeOptional(mine, to: &w)
             }
         }
     }
@@ -37,12 +37,7 @@ extension RatchetTree {
             let i = Int(try sub.readUInt32())
             guard i < count, i > previous else { throw MLSError(.invalidTree, "delta node index \(i)") }
             previous = i
-            let node: Node?
-            switch try sub.readUInt8() {
-            case 0: node = nil
-            case 1: node = try Node(from: &sub)
-            case let b: throw MLSError(.invalidValue, "optional presence byte \(b)")
-            }
+            let node = try Node.readOptional(from: &sub)
             if let node, node.isLeaf != (i % 2 == 0) { throw MLSError(.invalidTree, "delta node \(i) of the wrong type") }
             return (i, node)
         }

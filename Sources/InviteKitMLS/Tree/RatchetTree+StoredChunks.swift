@@ -26,7 +26,7 @@ extension RatchetTree {
             var w = TLSWriter(capacity: 300 * Self.storedChunkNodes)
             w.writeVector { v in
                 for i in k * Self.storedChunkNodes..<min((k + 1) * Self.storedChunkNodes, storage.count) {
-                    if let n = storage[i] { v.writeUInt8(1); n.encode(to: &v) } else { v.writeUInt8(0) }
+                    Node.encodeOptional(storage[i], to: &v)
                 }
             }
             out.append((k, w.bytes))
@@ -44,13 +44,7 @@ extension RatchetTree {
         for (k, bytes) in chunks.enumerated() {
             guard nodes.count == k * Self.storedChunkNodes else { throw MLSError(.invalidTree, "stored tree chunk \(k - 1) is not full") }
             var r = TLSReader(bytes)
-            nodes += try r.readVector { v -> Node? in
-                switch try v.readUInt8() {
-                case 0: return nil
-                case 1: return try Node(from: &v)
-                case let b: throw MLSError(.invalidValue, "optional presence byte \(b)")
-                }
-            }
+            nodes += try r.readVector { try Node.readOptional(from: &$0) }
             try r.finish()
         }
         let count = nodes.count
