@@ -21,10 +21,10 @@ final class MDKLargeGroupWelcomeTests: XCTestCase {
                                                       pending: MarmotPendingCommit<MLSGroupState>, mdkKeyPackage: ValidatedKeyPackage) {
         let mdkKeyPackage = try KeyPackageValidator.validate(try mdk.keyPackageEvent(relays: relays))
         let admin = Secp256k1.PrivateKey()
-        let (_, bundle) = try KeyPackageEvent.create(nostrKey: admin, relays: relays, lastResort: false)
+        let (_, bundle) = try KeyPackageEvent.create(nostrKey: admin, relays: relays, lastResort: false, profile: .mip)
         let g = try MarmotGroup<MLSGroupState>.create(creator: bundle, name: "large", relays: relays)
         let members = try (0..<others).map { _ in
-            try KeyPackageValidator.validate(try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: relays, lastResort: false).event)
+            try KeyPackageValidator.validate(try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: relays, lastResort: false, profile: .mip).event)
         }
         return (g, admin, try g.commit(adding: members + [mdkKeyPackage]), mdkKeyPackage)
     }
@@ -76,7 +76,7 @@ final class MDKLargeGroupWelcomeTests: XCTestCase {
         // 100 leaves, parents blank: the admin's path is over half of a 16 KiB budget.
         let budget = try EventBudget(maxEventBytes: 16_384)
         XCTAssertTrue(g.updatePathIsOverHalf(of: budget))
-        let newcomer = try KeyPackageValidator.validate(try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: relays, lastResort: false).event)
+        let newcomer = try KeyPackageValidator.validate(try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: relays, lastResort: false, profile: .mip).event)
         let add = try g.commit(adding: [newcomer], budget: budget)
         XCTAssertLessThanOrEqual(EventBudget.wireBytes(add.event), 16_384)
         _ = try g.confirmPublished(add, acknowledgedBy: relays, now: UnixTime.now())

@@ -20,7 +20,7 @@ final class MarmotGroupMember<Engine: MarmotEngine>: InteropMember {
     }
 
     func keyPackageEvent(relays: [String]) throws -> NostrEvent {
-        let (event, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false)
+        let (event, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, profile: .mip)
         try store.save(bundle)
         return event
     }
@@ -39,7 +39,7 @@ final class MarmotGroupMember<Engine: MarmotEngine>: InteropMember {
 
     func createGroup(name: String, relays: [String], admins: [String], inviting keyPackages: [NostrEvent]) throws -> (group: String, change: InteropChange) {
         // The creator's own leaf comes from a KeyPackage nobody else sees.
-        let own = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false).bundle
+        let own = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, profile: .mip).bundle
         let g = try MarmotGroup<Engine>.create(creator: own, name: name, otherAdmins: try Self.keys(admins.filter { $0 != pubkey }), relays: relays)
         let id = Hex.encode(g.nostrGroupID)
         groups[id] = g

@@ -142,8 +142,9 @@ final class EngineHostileInputTests: XCTestCase {
         XCTAssertEqual(code { _ = try f.alice.commit([.remove(leaf: 1), .remove(leaf: 1)], rng: f.rng) }, .invalidProposal)
         XCTAssertEqual(code { _ = try f.alice.commit([], references: [[1, 2, 3]], rng: f.rng) }, .unknownProposal)
         XCTAssertEqual(code { _ = try f.alice.commit([.add(f.carolKP.keyPackage), .add(f.carolKP.keyPackage)], rng: f.rng) }, .invalidProposal)
+        // Dropping the group's 0xf2ee would change its Marmot profile: refused before anything else.
         XCTAssertEqual(code { _ = try f.alice.commit([.groupContextExtensions([MLSExtension(type: 0xabcd, data: [])])], rng: f.rng) },
-                       .invalidProposal)
+                       .profileMismatch)
         XCTAssertEqual(code {
             _ = try f.alice.commit([.groupContextExtensions([EngineHarness.required, EngineHarness.required])], rng: f.rng)
         }, .invalidProposal)

@@ -9,7 +9,7 @@ final class KeyPackageEventTests: XCTestCase {
 
     func make(lastResort: Bool = false, lifetime: UInt64 = 3600, at: Int64? = nil, key: Secp256k1.PrivateKey = Secp256k1.PrivateKey()) throws -> (NostrEvent, KeyPackageBundle) {
         try KeyPackageEvent.create(nostrKey: key, relays: ["wss://a.example", "wss://b.example"], lastResort: lastResort,
-                                   lifetime: lifetime, now: at ?? now)
+                                   lifetime: lifetime, profile: .mip, now: at ?? now)
     }
 
     func code(_ body: () throws -> Any) -> MLSError.Code? {

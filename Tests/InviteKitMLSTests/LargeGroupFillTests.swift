@@ -15,7 +15,7 @@ final class LargeGroupFillTests: XCTestCase {
         let rng = SeededRandom(seed: 31)
         let admin = Secp256k1.PrivateKey(using: rng)
         let (_, bundle) = try KeyPackageEvent.create(nostrKey: admin, relays: relays, lastResort: false, now: now)
-        var g = try G.create(creator: bundle, name: "fill", relays: relays, rng: rng)
+        var g = try G.create(creator: bundle, name: "fill", relays: relays, outOfBandTree: true, rng: rng)
         // 200 members: one block, which never needs a fill.
         var people: [(key: Secp256k1.PrivateKey, kp: ValidatedKeyPackage)] = []
         let store = MemoryKeyPackageStore()

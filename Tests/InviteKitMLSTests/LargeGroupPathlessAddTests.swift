@@ -16,7 +16,7 @@ final class LargeGroupPathlessAddTests: XCTestCase {
         let budget = try EventBudget(maxEventBytes: 16_384)
         let admin = Secp256k1.PrivateKey(using: rng)
         let (_, bundle) = try KeyPackageEvent.create(nostrKey: admin, relays: relays, lastResort: false, now: now)
-        var g = try G.create(creator: bundle, name: "grow", relays: relays, rng: rng)
+        var g = try G.create(creator: bundle, name: "grow", relays: relays, outOfBandTree: true, rng: rng)
         let store = MemoryKeyPackageStore()
         var people: [(key: Secp256k1.PrivateKey, kp: ValidatedKeyPackage)] = []
         for _ in 0..<260 {
@@ -69,7 +69,7 @@ final class LargeGroupPathlessAddTests: XCTestCase {
         let rng = SeededRandom(seed: 78)
         let admin = Secp256k1.PrivateKey(using: rng)
         let (_, bundle) = try KeyPackageEvent.create(nostrKey: admin, relays: relays, lastResort: false, now: now)
-        let g = try G.create(creator: bundle, name: "keep", relays: relays, rng: rng)
+        let g = try G.create(creator: bundle, name: "keep", relays: relays, outOfBandTree: true, rng: rng)
         // A self-update asked for without a path still gets one (it has no proposal).
         let pending = try g.state.commit([], includeUpdatePath: false, rng: rng)
         var other = g.state

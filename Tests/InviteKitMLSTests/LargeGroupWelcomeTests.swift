@@ -29,7 +29,7 @@ final class LargeGroupWelcomeTests: XCTestCase {
         let rng = SeededRandom(seed: seed)
         let admin = Secp256k1.PrivateKey(using: rng)
         let (_, bundle) = try KeyPackageEvent.create(nostrKey: admin, relays: relays, lastResort: false, now: now)
-        var g = try G.create(creator: bundle, name: "large", relays: relays, rng: rng)
+        var g = try G.create(creator: bundle, name: "large", relays: relays, outOfBandTree: true, rng: rng)
         if size > 0 {
             let others = try (0..<size).map { _ in try invitee(rng).keyPackage }
             let p = try g.commit(adding: others, now: now, rng: rng)

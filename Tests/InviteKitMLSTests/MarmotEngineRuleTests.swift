@@ -12,14 +12,14 @@ final class MarmotEngineRuleTests: XCTestCase {
     let relays = ["wss://relay.example.com"]
 
     func creator(_ key: Secp256k1.PrivateKey, seed: UInt64) throws -> G {
-        let (_, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, now: now)
+        let (_, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, profile: .mip, now: now)
         return try G.create(creator: bundle, name: "g", relays: relays, rng: SeededRandom(seed: seed))
     }
 
     func testLastResortKeyPackageServesTwoGroupsAndANormalOneIsRetired() throws {
         let alice = Secp256k1.PrivateKey(), carol = Secp256k1.PrivateKey(), bob = Secp256k1.PrivateKey()
         let store = MemoryKeyPackageStore()
-        let (event, bundle) = try KeyPackageEvent.create(nostrKey: bob, relays: relays, lastResort: true, now: now)
+        let (event, bundle) = try KeyPackageEvent.create(nostrKey: bob, relays: relays, lastResort: true, profile: .mip, now: now)
         try store.save(bundle)
         let kp = try KeyPackageValidator.validate(event, now: now)
         for (admin, seed) in [(alice, UInt64(1)), (carol, UInt64(2))] {
@@ -33,7 +33,7 @@ final class MarmotEngineRuleTests: XCTestCase {
 
         let dave = Secp256k1.PrivateKey()
         let daveStore = MemoryKeyPackageStore()
-        let (normal, normalBundle) = try KeyPackageEvent.create(nostrKey: dave, relays: relays, lastResort: false, now: now)
+        let (normal, normalBundle) = try KeyPackageEvent.create(nostrKey: dave, relays: relays, lastResort: false, profile: .mip, now: now)
         try daveStore.save(normalBundle)
         var g = try creator(alice, seed: 3)
         let pending = try g.commit(adding: [try KeyPackageValidator.validate(normal, now: now)], now: now)
@@ -45,7 +45,7 @@ final class MarmotEngineRuleTests: XCTestCase {
     func testAWelcomeWrappedByANonAdminIsRefusedAndKeepsTheKeyPackage() throws {
         let alice = Secp256k1.PrivateKey(), bob = Secp256k1.PrivateKey(), mallory = Secp256k1.PrivateKey()
         let store = MemoryKeyPackageStore()
-        let (event, bundle) = try KeyPackageEvent.create(nostrKey: bob, relays: relays, lastResort: false, now: now)
+        let (event, bundle) = try KeyPackageEvent.create(nostrKey: bob, relays: relays, lastResort: false, profile: .mip, now: now)
         try store.save(bundle)
         var g = try creator(alice, seed: 4)
         let pending = try g.commit(adding: [try KeyPackageValidator.validate(event, now: now)], now: now)

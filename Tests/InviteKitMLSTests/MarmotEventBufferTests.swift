@@ -14,10 +14,10 @@ final class MarmotEventBufferTests: XCTestCase {
     /// Alice (admin) and Bob, both at epoch 1.
     func pair() throws -> (alice: G, bob: G) {
         let aliceKey = Secp256k1.PrivateKey(), bobKey = Secp256k1.PrivateKey()
-        let (_, aliceBundle) = try KeyPackageEvent.create(nostrKey: aliceKey, relays: relays, lastResort: false, now: now)
+        let (_, aliceBundle) = try KeyPackageEvent.create(nostrKey: aliceKey, relays: relays, lastResort: false, profile: .mip, now: now)
         var alice = try G.create(creator: aliceBundle, name: "g", relays: relays, rng: SeededRandom(seed: 7))
         let store = MemoryKeyPackageStore()
-        let (bobEvent, bobBundle) = try KeyPackageEvent.create(nostrKey: bobKey, relays: relays, lastResort: false, now: now)
+        let (bobEvent, bobBundle) = try KeyPackageEvent.create(nostrKey: bobKey, relays: relays, lastResort: false, profile: .mip, now: now)
         try store.save(bobBundle)
         let pending = try alice.commit(adding: [try KeyPackageValidator.validate(bobEvent, now: now)], now: now)
         let wraps = try alice.confirmPublished(pending, acknowledgedBy: relays, wrappingWelcomesFrom: aliceKey, now: now)

@@ -21,13 +21,13 @@ struct MarmotScenarios<E: MarmotEngine> {
     func member() -> Member { Member(key: Secp256k1.PrivateKey()) }
 
     func keyPackage(_ m: Member) throws -> ValidatedKeyPackage {
-        let (event, bundle) = try KeyPackageEvent.create(nostrKey: m.key, relays: relays, lastResort: false, now: now)
+        let (event, bundle) = try KeyPackageEvent.create(nostrKey: m.key, relays: relays, lastResort: false, profile: .mip, now: now)
         try m.store.save(bundle)
         return try KeyPackageValidator.validate(event, now: now)
     }
 
     func creator(_ m: Member, otherAdmins: [[UInt8]] = []) throws -> G {
-        let (_, bundle) = try KeyPackageEvent.create(nostrKey: m.key, relays: relays, lastResort: false, now: now)
+        let (_, bundle) = try KeyPackageEvent.create(nostrKey: m.key, relays: relays, lastResort: false, profile: .mip, now: now)
         return try G.create(creator: bundle, name: "g", otherAdmins: otherAdmins, relays: relays, rng: SeededRandom(seed: 1))
     }
 
@@ -267,7 +267,7 @@ struct MarmotScenarios<E: MarmotEngine> {
     func anotherGroupsEventIsRefused() throws {
         let alice = member(), bob = member()
         var a = try creator(alice)
-        var other = try G.create(creator: try KeyPackageEvent.create(nostrKey: bob.key, relays: relays, lastResort: false, now: now).bundle,
+        var other = try G.create(creator: try KeyPackageEvent.create(nostrKey: bob.key, relays: relays, lastResort: false, profile: .mip, now: now).bundle,
                                  name: "other", relays: relays, rng: SeededRandom(seed: 2))
         XCTAssertEqual(code(a.receive(event: try other.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "x"), now: now), now: now)), .wrongGroup)
     }

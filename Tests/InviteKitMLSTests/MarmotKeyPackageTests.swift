@@ -39,7 +39,7 @@ final class MarmotKeyPackageTests: XCTestCase {
     // MARK: issue 11
 
     func testNotBeforeIsBackdatedByTheMargin() throws {
-        let (e, b) = try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: relays, lastResort: false, lifetime: 7200, now: now)
+        let (e, b) = try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: relays, lastResort: false, lifetime: 7200, profile: .mip, now: now)
         let lifetime = try XCTUnwrap(b.keyPackage.leafNode.lifetime)
         XCTAssertEqual(KeyPackageEvent.notBeforeMargin, 3600)
         XCTAssertEqual(lifetime.notBefore, UInt64(now) - 3600)
@@ -52,17 +52,17 @@ final class MarmotKeyPackageTests: XCTestCase {
     }
 
     func testCreateRefusesAnEmptyRelayList() {
-        XCTAssertEqual(code { try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: [], lastResort: false, now: self.now) },
+        XCTAssertEqual(code { try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: [], lastResort: false, profile: .mip, now: self.now) },
                        .invalidRelays)
-        XCTAssertEqual(code { try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: ["https://x.example"], lastResort: false, now: self.now) },
+        XCTAssertEqual(code { try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: ["https://x.example"], lastResort: false, profile: .mip, now: self.now) },
                        .invalidRelays)
-        XCTAssertEqual(code { try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: [""], lastResort: false, now: self.now) },
+        XCTAssertEqual(code { try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: [""], lastResort: false, profile: .mip, now: self.now) },
                        .invalidRelays)
     }
 
     func testVerifyFlagsAnEmptyRelaysTag() throws {
         let key = Secp256k1.PrivateKey()
-        let (e, b) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, now: now)
+        let (e, b) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, profile: .mip, now: now)
         let empty = try reissue(e, b, key: key, tags: { t in t[t.firstIndex { $0.first == "relays" }!] = ["relays"] })
         XCTAssertEqual(code { try KeyPackageValidator.validate(empty, now: self.now) }, .invalidRelays)
         let missing = try reissue(e, b, key: key, tags: { t in t.removeAll { $0.first == "relays" } })
@@ -72,7 +72,7 @@ final class MarmotKeyPackageTests: XCTestCase {
     }
 
     func testLifetimeErrorsNameTheBoundAndTheDistance() throws {
-        let (e, _) = try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: relays, lastResort: false, lifetime: 1000, now: now)
+        let (e, _) = try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: relays, lastResort: false, lifetime: 1000, profile: .mip, now: now)
         let notBefore = now - 3600, notAfter = now + 1000
         let early = try XCTUnwrap(error { try KeyPackageValidator.validate(e, now: notBefore - 312, skew: 300) })
         XCTAssertEqual(early.code, .notYetValid)
@@ -89,18 +89,18 @@ final class MarmotKeyPackageTests: XCTestCase {
     func testLifetimeArithmeticIsBounded() {
         let key = Secp256k1.PrivateKey()
         for lifetime in [UInt64.max, 18_446_744_071_914_127_000, 1 << 63, KeyPackageEvent.maxLifetime + 1, 0] {
-            XCTAssertEqual(code { try KeyPackageEvent.create(nostrKey: key, relays: self.relays, lastResort: false, lifetime: lifetime, now: self.now) },
+            XCTAssertEqual(code { try KeyPackageEvent.create(nostrKey: key, relays: self.relays, lastResort: false, lifetime: lifetime, profile: .mip, now: self.now) },
                            .invalidValue, "lifetime \(lifetime)")
         }
-        XCTAssertEqual(code { try KeyPackageEvent.create(nostrKey: key, relays: self.relays, lastResort: false, now: -1) }, .invalidValue)
-        XCTAssertNoThrow(try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, lifetime: KeyPackageEvent.maxLifetime, now: now))
+        XCTAssertEqual(code { try KeyPackageEvent.create(nostrKey: key, relays: self.relays, lastResort: false, profile: .mip, now: -1) }, .invalidValue)
+        XCTAssertNoThrow(try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, lifetime: KeyPackageEvent.maxLifetime, profile: .mip, now: now))
     }
 
     // MARK: issue 13, "lenient accepts to tighten"
 
     func testRejectsALowOrderInitKey() throws {
         let key = Secp256k1.PrivateKey()
-        let (e, b) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, now: now)
+        let (e, b) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, profile: .mip, now: now)
         let zero = try reissue(e, b, key: key, edit: { $0.initKey = [UInt8](repeating: 0, count: 32) })
         XCTAssertEqual(code { try KeyPackageValidator.validate(zero, now: self.now) }, .invalidKey)
         // The order-8 point of Curve25519 (u = 1 is order 4; this one is from the small-subgroup list).
@@ -111,7 +111,7 @@ final class MarmotKeyPackageTests: XCTestCase {
 
     func testRejectsTwoITags() throws {
         let key = Secp256k1.PrivateKey()
-        let (e, b) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, now: now)
+        let (e, b) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, profile: .mip, now: now)
         let twice = try reissue(e, b, key: key, tags: { t in t.append(["i", String(repeating: "ab", count: 32)]) })
         XCTAssertEqual(code { try KeyPackageValidator.validate(twice, now: self.now) }, .invalidEvent)
         // Even when both name the right reference.
@@ -121,7 +121,7 @@ final class MarmotKeyPackageTests: XCTestCase {
 
     func testRejectsADuplicatedExtensionType() throws {
         let key = Secp256k1.PrivateKey()
-        let (e, b) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: true, now: now)
+        let (e, b) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: true, profile: .mip, now: now)
         let dup = try reissue(e, b, key: key, edit: { $0.extensions = [.lastResort, .lastResort] })
         XCTAssertEqual(code { try KeyPackageValidator.validate(dup, now: self.now) }, .invalidValue)
     }
@@ -147,7 +147,7 @@ final class MarmotKeyPackageTests: XCTestCase {
 
     func testRejectsAnExtensionMissingFromCapabilities() throws {
         let key = Secp256k1.PrivateKey()
-        let (e, b) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, now: now)
+        let (e, b) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, profile: .mip, now: now)
         let extra = try reissue(e, b, key: key, edit: { $0.extensions = [MLSExtension(type: 0x7777, data: [])] })
         XCTAssertEqual(code { try KeyPackageValidator.validate(extra, now: self.now) }, .invalidValue)
     }

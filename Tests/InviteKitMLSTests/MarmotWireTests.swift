@@ -48,7 +48,7 @@ final class MarmotWireTests: XCTestCase {
 
     func testGroupDataRoundTripAndLookup() throws {
         let admin = Secp256k1.PrivateKey().publicKey.rawRepresentation
-        let data = try MarmotGroupData.create(name: "Ünïcode 👋", description: "", admins: [admin], relays: ["wss://r.example"],
+        let data = try MarmotGroupData.create(profile: .mip, name: "Ünïcode 👋", description: "", admins: [admin], relays: ["wss://r.example"],
                                               rng: SeededRandom(seed: 7))
         XCTAssertEqual(data.nostrGroupID, SeededRandom(seed: 7).bytes(32))
         let ext = try data.groupContextExtension()

@@ -96,6 +96,14 @@ public enum MLSErrorCodes {
         case treeChunkInvalid = "tree_chunk_invalid"
         /// Stored bytes of a format version this build does not read (PROTOCOL.md §5.10).
         case unsupportedVersion = "unsupported_version"
+        /// An app component's bytes, or a ComponentsList or app_data_dictionary, break their rules
+        /// (draft-ietf-mls-extensions-10 §4.6; the component's document; PROTOCOL §5.12).
+        case invalidComponent = "invalid_component"
+        /// A leaf's account identity proof (component 0x8009) is missing, repeated, not advertised,
+        /// by another account, over another key, or does not verify (PROTOCOL §5.12.2).
+        case invalidIdentityProof = "invalid_identity_proof"
+        /// A leaf, KeyPackage or commit of the other Marmot profile than the group's (PROTOCOL §5.12).
+        case profileMismatch = "profile_mismatch"
     }
 
 }

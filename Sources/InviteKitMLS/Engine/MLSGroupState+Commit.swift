@@ -19,6 +19,7 @@ extension MLSGroupState {
             case .add(let kp): items.append(.proposal(.add(kp)))
             case .remove(let leaf): items.append(.proposal(.remove(leaf)))
             case .groupContextExtensions(let exts): items.append(.proposal(.groupContextExtensions(exts)))
+            case .appDataUpdate(let u): items.append(.proposal(.appDataUpdate(u)))
             }
         }
         items += references.map { .reference($0) }

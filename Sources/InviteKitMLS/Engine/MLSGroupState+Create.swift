@@ -18,6 +18,7 @@ extension MLSGroupState {
                 throw MLSError(.invalidValue, "the creator's leaf lacks a required capability")
             }
         }
+        try MarmotLeafRule.check(leaf, profile: try MarmotWireProfile.of(groupContextExtensions: extensions), suite: suite)
         let tree = RatchetTree(firstLeaf: leaf)
         let context = GroupContext(cipherSuite: suite, groupID: groupID, epoch: 0, treeHash: tree.treeHash,
                                    confirmedTranscriptHash: [], extensions: extensions)

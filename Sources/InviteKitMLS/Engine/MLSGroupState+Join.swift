@@ -102,6 +102,9 @@ extension MLSGroupState {
             }
         }
         try tree.validate(suite: suite, groupID: context.groupID, expectedTreeHash: context.treeHash)
+        let profile = try MarmotWireProfile.of(groupContextExtensions: context.extensions)
+        try MarmotLeafRule.checkAll(tree.occupiedLeaves.map { ($0, tree.leaf($0)!) }, profile: profile, suite: suite)
+        try MarmotLeafRule.checkSupport(tree.occupiedLeaves, in: tree, groupContextExtensions: context.extensions, profile: profile)
 
         guard let own = tree.occupiedLeaves.first(where: { tree.leaf($0) == kp.leafNode }) else {
             throw MLSError(.notFound, "this KeyPackage's leaf is not in the tree")

@@ -108,6 +108,7 @@ extension MLSGroupState {
         var commitSecret = SecureBytes(zeroedCount: cipherSuite.hashLength)
         var newPrivate = privateTree
         if let path = commit.path {
+            try MarmotLeafRule.checkReplacement(path.leafNode, replacing: applied.tree.leaf(committer), profile: applied.profile, suite: cipherSuite)
             try TreeKEM.merge(path, from: committer, into: &applied.tree, groupID: groupID)
             provisional.treeHash = applied.tree.treeHash
             if !removedSelf {

@@ -6,4 +6,6 @@ package enum MLSProposalAction: Sendable {
     case remove(leaf: UInt32)
     /// Replace the GroupContext extensions (RFC 9420 §12.1.7).
     case groupContextExtensions([MLSExtension])
+    /// Replace or remove one GroupContext component (draft-ietf-mls-extensions-10 §4.6.2).
+    case appDataUpdate(AppDataUpdate)
 }

@@ -19,6 +19,40 @@ public enum KeyPackageEvent {
     public static let notBeforeMargin: UInt64 = 60 * 60
     /// The `client` tag value.
     public static let clientName = "invitekit"
+    /// The longest validity range a current-profile KeyPackage may have (spec
+    /// `foundation/key-packages.md`; MDK v0.9.14 `key_package.rs`): 84 days and the one-hour
+    /// `not_before` margin.
+    public static let currentMaxRange: UInt64 = 7_261_200
+    /// The lifetime of a new current-profile KeyPackage: the longest the range allows.
+    public static let currentDefaultLifetime: UInt64 = currentMaxRange - notBeforeMargin
+
+    /// The kind-30443 tags of a current-profile KeyPackage, in MDK's order
+    /// (`transport-nostr-adapter/src/key_package.rs:85` at v0.9.14; `transports/nostr.md`,
+    /// "KeyPackage publication"): `d`, `mls_protocol_version`, `i`, `mls_ciphersuite`,
+    /// `mls_extensions` and `mls_proposals` (the leaf's capabilities, GREASE left out),
+    /// `app_components` (the leaf's supported ids from `0x8000`). No `relays`, `client` or
+    /// `encoding` tag.
+    public static func currentTags(for keyPackage: KeyPackage, d: String) throws -> [[String]] {
+        let caps = keyPackage.leafNode.capabilities
+        return [
+            ["d", d],
+            ["mls_protocol_version", "1.0"],
+            ["i", Hex.encode(keyPackage.reference)],
+            ["mls_ciphersuite", keyPackage.cipherSuite.description],
+            ["mls_extensions"] + caps.extensions.filter { !MarmotProfile.isGrease($0) }.map(ComponentID.hex),
+            ["mls_proposals"] + caps.proposals.filter { !MarmotProfile.isGrease($0) }.map(ComponentID.hex),
+            ["app_components"] + (try privateComponents(of: keyPackage)).map(ComponentID.hex),
+        ]
+    }
+
+    /// The supported component ids of a KeyPackage's leaf from the private range (`0x8000` up),
+    /// which its `app_components` tag lists.
+    static func privateComponents(of keyPackage: KeyPackage) throws -> [UInt16] {
+        guard let d = try AppDataDictionary(extensions: keyPackage.leafNode.extensions), let raw = d[ComponentID.appComponents] else {
+            throw MLSError(.invalidIdentityProof, "leaf lists no supported components")
+        }
+        return try ComponentsList(decoding: raw).ids.filter { $0 >= 0x8000 }
+    }
 
     /// The tags in MDK's order: `d`, `mls_protocol_version`, `mls_ciphersuite`, `mls_extensions`,
     /// `mls_proposals`, `relays`, `i`, optional `-` (NIP-70 protected), `client`, `encoding`.
@@ -51,13 +85,34 @@ public enum KeyPackageEvent {
     /// `[now - notBeforeMargin, now + lifetime]`. Refuses an empty or malformed relay list
     /// (`invalid_relays`: MDK rejects "Relays tag must have at least one relay URL"), a lifetime of
     /// 0 or above ``maxLifetime``, and a negative `now` (`invalid_value`).
-    public static func create(nostrKey: Secp256k1.PrivateKey, relays: [String], lastResort: Bool, lifetime: UInt64 = defaultLifetime,
-                              now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws -> (event: NostrEvent, bundle: KeyPackageBundle) {
-        try checkRelays(relays)
-        let bundle = try KeyPackageBundle.create(identity: nostrKey.publicKey.rawRepresentation,
-                                                 lifetime: try Self.lifetime(createdAt: now, seconds: lifetime), lastResort: lastResort, rng: rng)
-        let event = try template(for: bundle.keyPackage, relays: relays, createdAt: now, rng: rng).signed(by: nostrKey, using: rng)
-        return (event, bundle)
+    ///
+    /// `profile` (default: the current profile) decides the KeyPackage and its tags
+    /// (PROTOCOL §4.4, §5.12.3). A current-profile KeyPackage carries the account identity proof
+    /// signed by `nostrKey`, its `lifetime` defaults to ``currentDefaultLifetime`` and may not be
+    /// longer, and its event names no relays (they are the account's kind-10002 write relays).
+    public static func create(nostrKey: Secp256k1.PrivateKey, relays: [String], lastResort: Bool, lifetime: UInt64? = nil,
+                              profile: MarmotWireProfile = .current, now: Int64 = UnixTime.now(),
+                              rng: RandomSource = SystemRandom()) throws -> (event: NostrEvent, bundle: KeyPackageBundle) {
+        switch profile {
+        case .mip:
+            try checkRelays(relays)
+            let bundle = try KeyPackageBundle.create(identity: nostrKey.publicKey.rawRepresentation,
+                                                     lifetime: try Self.lifetime(createdAt: now, seconds: lifetime ?? defaultLifetime),
+                                                     lastResort: lastResort, rng: rng)
+            let event = try template(for: bundle.keyPackage, relays: relays, createdAt: now, rng: rng).signed(by: nostrKey, using: rng)
+            return (event, bundle)
+        case .current:
+            let seconds = lifetime ?? currentDefaultLifetime
+            guard seconds <= currentDefaultLifetime else {
+                throw MLSError(.invalidValue, "a current-profile KeyPackage lives at most \(currentDefaultLifetime) s")
+            }
+            let range = try Self.lifetime(createdAt: now, seconds: seconds)
+            let bundle = try KeyPackageBundle.createCurrent(account: nostrKey, lifetime: range, lastResort: lastResort, now: UInt64(now), rng: rng)
+            let content = Base64.encode(MLSMessage(.keyPackage(bundle.keyPackage)).tlsSerialized)
+            let tags = try currentTags(for: bundle.keyPackage, d: Hex.encode(rng.bytes(32)))
+            let event = try EventTemplate(kind: kind, content: content, tags: tags, createdAt: now).signed(by: nostrKey, using: rng)
+            return (event, bundle)
+        }
     }
 
     /// The Lifetime of a KeyPackage made at `now` (PROTOCOL.md §4.4): `[now - notBeforeMargin, now +

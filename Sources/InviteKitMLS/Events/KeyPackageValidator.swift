@@ -3,27 +3,32 @@ import InviteKitNostr
 
 /// Validation of inbound KeyPackage events (Marmot MIP-00; PROTOCOL.md §4.4) and the selection rule.
 public enum KeyPackageValidator {
-    /// Checks, in order: kind 30443 (or legacy 443); the event id and signature; an `encoding` tag
-    /// saying `base64` (required, as MDK requires it) over strict padded base64; the content decodes to a KeyPackage; `mls_protocol_version` 1.0, `mls_ciphersuite` 0x0001
-    /// and `mls_extensions` (listing 0x000a and 0xf2ee) present, as MDK requires, with cipher suite
-    /// 0x0001 in the KeyPackage too; `mls_proposals` (required on 30443) is exactly `0x000a`; the
-    /// `d` tag is 64 hex (kind 30443); one `relays` tag with at least one relay URL
-    /// (`invalid_relays`); exactly one `i` tag (required on 30443) equal to the computed
-    /// KeyPackageRef; the BasicCredential identity equals the event pubkey; RFC 9420 §10.1 checks
-    /// and both signatures (``KeyPackage/verify()``); extension types unique in the KeyPackage and
-    /// in its leaf (RFC 9420 §13.4) and listed in the leaf capabilities unless default (§7.2); X25519 `init_key` and `encryption_key` not low-order points;
-    /// the Lifetime contains `now` within `skew` seconds either way (`not_yet_valid` / `expired`,
-    /// naming the bound and the distance). OpenMLS (inside MDK) checks `not_before < now <
-    /// not_after` with no skew.
+    /// Checks a KeyPackage event of either profile (PROTOCOL.md §4.4, §5.12.3). Common to both, in
+    /// order: kind 30443 (or legacy 443, MIP only); the event id and signature; strict padded
+    /// base64 content holding a KeyPackage (bare or as an MLSMessage); `mls_protocol_version` 1.0
+    /// and `mls_ciphersuite` 0x0001, suite 0x0001 in the KeyPackage; the `d` tag 64 hex (kind
+    /// 30443); exactly one `i` tag (required on 30443) equal to the computed KeyPackageRef; the
+    /// BasicCredential identity equals the event pubkey; RFC 9420 §10.1 checks and both signatures
+    /// (``KeyPackage/verify()``); extension types unique in the KeyPackage and in its leaf (RFC
+    /// 9420 §13.4) and listed in the leaf capabilities unless default (§7.2); X25519 `init_key` and
+    /// `encryption_key` not low-order points; the Lifetime contains `now` within `skew` seconds
+    /// either way (`not_yet_valid` / `expired`, naming the bound and the distance). OpenMLS (inside
+    /// MDK) checks `not_before < now < not_after` with no skew.
+    ///
+    /// The leaf decides the profile. MIP (MDK 0.8.0): an `encoding` tag saying `base64`;
+    /// `mls_extensions` listing 0x000a and 0xf2ee; `mls_proposals` exactly `0x000a` (required on
+    /// 30443); one `relays` tag with at least one relay URL (`invalid_relays`). Current (MDK
+    /// v0.9.14 `marmot-app/src/key_package_records.rs:248-335`): no `encoding` tag; each singleton
+    /// and list tag once; `mls_extensions`, `mls_proposals` and `app_components` equal, as sets,
+    /// the leaf's capabilities and private-range supported components; the account identity proof
+    /// (``MarmotLeafRule``); no `0x8009` in the KeyPackage's own dictionary; a validity range of at
+    /// most ``KeyPackageEvent/currentMaxRange``.
     public static func validate(_ event: NostrEvent, now: Int64 = UnixTime.now(),
                                 skew: UInt64 = KeyPackageEvent.defaultClockSkew) throws -> ValidatedKeyPackage {
         guard event.kind == KeyPackageEvent.kind || event.kind == KeyPackageEvent.legacyKind else {
             throw MLSError(.invalidEvent, "kind \(event.kind) is not a KeyPackage event")
         }
         do { try event.verify() } catch { throw MLSError(.invalidSignature, "event: \(error)") }
-        // MDK requires the tag and knows one value; the pre-MIP hex form without it is gone.
-        guard let encoding = event.firstTagValue("encoding") else { throw MLSError(.invalidEvent, "missing encoding tag") }
-        guard encoding == "base64" else { throw MLSError(.invalidEvent, "unsupported encoding \(encoding)") }
         guard let bytes = Base64.decode(event.content) else { throw MLSError(.invalidEvent, "content is not padded base64") }
         let kp: KeyPackage
         if let bare = try? KeyPackage(tlsSerialized: bytes) {
@@ -33,22 +38,15 @@ public enum KeyPackageValidator {
         } else {
             throw MLSError(.invalidEvent, "content is not a TLS-serialized KeyPackage")
         }
+        let profile = kp.profile
+        switch profile {
+        case .mip: try checkMIPTags(event)
+        case .current: try checkCurrentTags(event, kp)
+        }
         guard let v = event.firstTagValue("mls_protocol_version") else { throw MLSError(.invalidEvent, "missing mls_protocol_version tag") }
         guard v == "1.0" else { throw MLSError(.invalidEvent, "mls_protocol_version \(v)") }
         guard let cs = event.firstTagValue("mls_ciphersuite") else { throw MLSError(.invalidEvent, "missing mls_ciphersuite tag") }
         guard cs.lowercased() == "0x0001" else { throw MLSError(.unsupportedCipherSuite, "mls_ciphersuite tag \(cs)") }
-        guard let extTag = event.tags.first(where: { $0.first == "mls_extensions" }) else {
-            throw MLSError(.invalidEvent, "missing mls_extensions tag")
-        }
-        let listed = Set(extTag.dropFirst().map { $0.lowercased() })
-        guard listed.contains("0x000a"), listed.contains("0xf2ee") else {
-            throw MLSError(.invalidEvent, "mls_extensions must list 0x000a and 0xf2ee")
-        }
-        if let proposals = event.tags.first(where: { $0.first == "mls_proposals" }) {
-            guard proposals == ["mls_proposals", "0x000a"] else { throw MLSError(.invalidEvent, "mls_proposals must be exactly 0x000a") }
-        } else if event.kind == KeyPackageEvent.kind {
-            throw MLSError(.invalidEvent, "missing mls_proposals tag")
-        }
         guard kp.cipherSuite == .x25519Aes128GcmSha256Ed25519 else {
             throw MLSError(.unsupportedCipherSuite, "KeyPackage cipher suite \(kp.cipherSuite)")
         }
@@ -57,10 +55,6 @@ public enum KeyPackageValidator {
                 throw MLSError(.invalidEvent, "d tag must be 64 hex characters")
             }
         }
-        let relayTags = event.tags.filter { $0.first == "relays" }
-        guard relayTags.count <= 1 else { throw MLSError(.invalidRelays, "\(relayTags.count) relays tags") }
-        guard let relayTag = relayTags.first else { throw MLSError(.invalidRelays, "missing relays tag") }
-        try KeyPackageEvent.checkRelays(Array(relayTag.dropFirst()))
         let ref = kp.reference
         let iTags = event.tags.filter { $0.first == "i" }
         guard iTags.count <= 1 else { throw MLSError(.invalidEvent, "\(iTags.count) i tags; a KeyPackage has one KeyPackageRef") }
@@ -87,8 +81,75 @@ public enum KeyPackageValidator {
         guard isUsableX25519(kp.leafNode.encryptionKey) else { throw MLSError(.invalidKey, "encryption_key is a low-order X25519 point") }
         guard let lifetime = kp.leafNode.lifetime else { throw MLSError(.invalidValue, "no lifetime") }
         guard now >= 0 else { throw MLSError(.invalidValue, "now \(now) is before the Unix epoch") }
+        if profile == .current {
+            try MarmotLeafRule.check(kp.leafNode, profile: .current, suite: kp.cipherSuite)
+            if let own = try AppDataDictionary(extensions: kp.extensions), own[ComponentID.accountIdentityProof] != nil {
+                throw MLSError(.invalidIdentityProof, "0x8009 in the KeyPackage's own dictionary")
+            }
+            guard lifetime.notAfter >= lifetime.notBefore, lifetime.notAfter - lifetime.notBefore <= KeyPackageEvent.currentMaxRange else {
+                throw MLSError(.invalidValue, "KeyPackage validity range is above \(KeyPackageEvent.currentMaxRange) s")
+            }
+        }
         try checkLifetime(lifetime, now: UInt64(now), skew: skew)
         return ValidatedKeyPackage(event: event, keyPackage: kp, reference: ref)
+    }
+
+    /// The MIP profile's tags (MDK 0.8.0).
+    static func checkMIPTags(_ event: NostrEvent) throws {
+        // MDK requires the tag and knows one value; the pre-MIP hex form without it is gone.
+        guard let encoding = event.firstTagValue("encoding") else { throw MLSError(.invalidEvent, "missing encoding tag") }
+        guard encoding == "base64" else { throw MLSError(.invalidEvent, "unsupported encoding \(encoding)") }
+        guard let extTag = event.tags.first(where: { $0.first == "mls_extensions" }) else {
+            throw MLSError(.invalidEvent, "missing mls_extensions tag")
+        }
+        let listed = Set(extTag.dropFirst().map { $0.lowercased() })
+        guard listed.contains("0x000a"), listed.contains("0xf2ee") else {
+            throw MLSError(.invalidEvent, "mls_extensions must list 0x000a and 0xf2ee")
+        }
+        if let proposals = event.tags.first(where: { $0.first == "mls_proposals" }) {
+            guard proposals == ["mls_proposals", "0x000a"] else { throw MLSError(.invalidEvent, "mls_proposals must be exactly 0x000a") }
+        } else if event.kind == KeyPackageEvent.kind {
+            throw MLSError(.invalidEvent, "missing mls_proposals tag")
+        }
+        let relayTags = event.tags.filter { $0.first == "relays" }
+        guard relayTags.count <= 1 else { throw MLSError(.invalidRelays, "\(relayTags.count) relays tags") }
+        guard let relayTag = relayTags.first else { throw MLSError(.invalidRelays, "missing relays tag") }
+        try KeyPackageEvent.checkRelays(Array(relayTag.dropFirst()))
+    }
+
+    /// The current profile's tags: they must describe the decoded package exactly.
+    static func checkCurrentTags(_ event: NostrEvent, _ kp: KeyPackage) throws {
+        guard event.kind == KeyPackageEvent.kind else { throw MLSError(.invalidEvent, "a current-profile KeyPackage is kind 30443") }
+        guard !event.tags.contains(where: { $0.first == "encoding" }) else {
+            throw MLSError(.invalidEvent, "a current-profile KeyPackage event has no encoding tag")
+        }
+        for name in ["d", "mls_protocol_version", "i", "mls_ciphersuite", "mls_extensions", "mls_proposals", "app_components"] {
+            let n = event.tags.filter { $0.first == name }.count
+            guard n == 1 else { throw MLSError(.invalidEvent, n == 0 ? "missing \(name) tag" : "\(n) \(name) tags") }
+        }
+        func listed(_ name: String) throws -> Set<UInt16> {
+            let values = event.tags.first { $0.first == name }!.dropFirst()
+            var out = Set<UInt16>()
+            for v in values {
+                guard v.utf8.count == 6, v.hasPrefix("0x"), let id = UInt16(v.dropFirst(2), radix: 16), ComponentID.hex(id) == v else {
+                    throw MLSError(.invalidEvent, "\(name) value \(v) is not 0x followed by four lowercase hex digits")
+                }
+                guard out.insert(id).inserted else { throw MLSError(.invalidEvent, "\(name) repeats \(v)") }
+            }
+            return out
+        }
+        let caps = kp.leafNode.capabilities
+        guard try listed("mls_extensions") == Set(caps.extensions.filter { !MarmotProfile.isGrease($0) }) else {
+            throw MLSError(.invalidEvent, "mls_extensions tag differs from the leaf's capabilities")
+        }
+        guard try listed("mls_proposals") == Set(caps.proposals.filter { !MarmotProfile.isGrease($0) }) else {
+            throw MLSError(.invalidEvent, "mls_proposals tag differs from the leaf's capabilities")
+        }
+        let components = try listed("app_components")
+        guard components == Set(try KeyPackageEvent.privateComponents(of: kp)) else {
+            throw MLSError(.invalidEvent, "app_components tag differs from the leaf's supported components")
+        }
+        guard components.contains(ComponentID.accountIdentityProof) else { throw MLSError(.invalidEvent, "app_components tag lacks 0x8009") }
     }
 
     /// Picks the KeyPackage to invite with from one user's events: invalid ones are dropped (and

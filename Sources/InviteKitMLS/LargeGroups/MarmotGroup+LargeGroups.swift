@@ -11,14 +11,18 @@ extension MarmotGroup where Engine == MLSGroupState {
     /// JSON bytes of this group's kind-444 rumor with empty content (inline tree).
     func welcomeRumorOverheadBytes(now: Int64) -> Int {
         let zeros = String(repeating: "0", count: 64)
-        let tags = [["relays"] + groupData.relays, ["e", zeros], ["client", KeyPackageEvent.clientName], ["encoding", "base64"]]
+        let tags = profile == .mip ? [["relays"] + groupData.relays, ["e", zeros], ["client", KeyPackageEvent.clientName], ["encoding", "base64"]]
+            : [["e", zeros], ["relays"] + groupData.relays]
         return NostrEvent(id: zeros, pubkey: zeros, createdAt: max(now, 1_000_000_000), kind: MarmotWelcomeRumor.kind, tags: tags,
                           content: "", sig: nil).jsonBytes.count
     }
 
-    /// The tree stays inline while the gift-wrapped one-member Welcome fits `budget`.
+    /// The tree stays inline while the gift-wrapped one-member Welcome fits `budget`, and always
+    /// in a group that did not negotiate the out-of-band tree (``MarmotGroupData/outOfBandTree``):
+    /// a member that does not know our component (an MDK client) reads only inline trees.
     public func welcomeTreePolicy(budget: EventBudget, now: Int64 = UnixTime.now()) -> WelcomeTreePolicy {
-        WelcomeTreePolicy(maxInlineWelcomeBytes: budget.maxWelcomeMessageBytes(rumorOverheadBytes: welcomeRumorOverheadBytes(now: now)))
+        guard groupData.outOfBandTree else { return .inline }
+        return WelcomeTreePolicy(maxInlineWelcomeBytes: budget.maxWelcomeMessageBytes(rumorOverheadBytes: welcomeRumorOverheadBytes(now: now)))
     }
 
     /// ``commit(adding:removing:groupData:includeSelfRemoves:now:rng:)`` within `budget`: the
@@ -101,7 +105,8 @@ extension MarmotGroup where Engine == MLSGroupState {
         var welcomes: [MarmotWelcomeDelivery] = []
         for (event, own) in zip(pending.keyPackageEvents, perMember) {
             let rumor = try MarmotWelcomeRumor.make(welcomeMessage: MLSMessage(.welcome(own)).tlsSerialized, keyPackageEventID: event.id,
-                                                    relays: groupData.relays, committer: author, createdAt: now, treeChunks: reference)
+                                                    relays: groupData.relays, committer: author, createdAt: now, treeChunks: reference,
+                                                    profile: profile)
             let joiner: Secp256k1.XOnlyPublicKey
             do { joiner = try event.authorKey() } catch { throw MLSError(.invalidEvent, "KeyPackage event author") }
             let wrap = try GiftWrap.wrap(rumor, from: committer, to: joiner, now: now, using: rng)

@@ -38,13 +38,26 @@ extension MLSGroupState: MarmotEngine {
             guard let m = members.first(where: { $0.identity == identity }) else { throw MLSError(.invalidProposal, "remove of a non-member") }
             actions.append(.remove(leaf: m.leaf))
         }
+        let profile = try MarmotWireProfile.of(groupContextExtensions: groupContext.extensions)
         if let data = request.groupData {
-            var exts = groupContext.extensions.filter { $0.extensionType != MarmotProfile.groupDataExtensionType }
-            exts.insert(try data.groupContextExtension(), at: 0)
-            actions.append(.groupContextExtensions(exts))
+            switch data.profile {
+            case .mip:
+                var exts = groupContext.extensions.filter { $0.extensionType != MarmotProfile.groupDataExtensionType }
+                exts.insert(try data.groupContextExtension(), at: 0)
+                actions.append(.groupContextExtensions(exts))
+            case .current:
+                // Components change by AppDataUpdate, never by GroupContextExtensions
+                // (`app-components/README.md`, "Placement").
+                let old = try MarmotGroupData(extensions: groupContext.extensions)
+                actions += try old.appDataUpdates(to: data).map { .appDataUpdate($0) }
+            }
         }
         let references = request.includeSelfRemoves ? pendingSelfRemoves.map(\.reference) : []
-        let pending = try commit(actions, references: references, wireFormat: .privateMessage, authenticatedData: [],
+        // The current profile sends handshakes as PublicMessage inside the kind-445 layer (MDK
+        // v0.9.14 `cgka-engine/src/group_lifecycle.rs:424`, `PURE_PLAINTEXT_WIRE_FORMAT_POLICY`);
+        // MDK 0.8.0 sends them as PrivateMessage.
+        let wireFormat: WireFormat = profile == .current ? .publicMessage : .privateMessage
+        let pending = try commit(actions, references: references, wireFormat: wireFormat, authenticatedData: [],
                                  welcomeTree: request.welcomeTree, includeUpdatePath: request.includeUpdatePath, rng: rng)
         return (pending, pending.message, pending.welcome)
     }

@@ -68,7 +68,7 @@ extension MarmotGroup {
             if seenEventIDs.contains(event.id.lowercased()) || seenEventIDs.contains(event.id) || buffer.contains(eventID: event.id) {
                 return Step(outcomes: [.duplicate])
             }
-            let (groupID, sealed) = try MarmotGroupEvent.envelope(event, now: now)
+            let (groupID, sealed) = try MarmotGroupEvent.envelope(event, profile: profile, now: now)
             guard groupID == nostrGroupID else { return Step(outcomes: [.rejected(MLSError(.wrongGroup, "h tag names another group"))]) }
             let hash = SHA256.hash(Array(event.content.utf8))
             if seenContentHashes.contains(hash) {
@@ -90,6 +90,10 @@ extension MarmotGroup {
                 return Step(outcomes: [.buffered], buffer: true)
             }
             let header = try MarmotMessageHeader(message)
+            if profile == .current, header.wireFormat == MarmotMessageHeader.privateMessage, header.contentType != .application {
+                // MDK v0.9.14 joins with OpenMLS's pure-plaintext policy: handshakes are PublicMessages.
+                throw MLSError(.profileMismatch, "a handshake message sent as PrivateMessage in a current-profile group")
+            }
             let outcomes: [MarmotOutcome]
             if header.contentType == .commit {
                 do {
@@ -130,6 +134,10 @@ extension MarmotGroup {
             return .message(try MarmotApplicationMessage.decode(data, senderIdentity: sender), epoch: header.epoch)
         case let .proposal(sender, selfRemove):
             guard selfRemove else { return .rejected(MLSError(.invalidValue, "only SelfRemove proposals are expected")) }
+            if profile == .current, groupData.isAdmin(sender) {
+                // MDK v0.9.14 `app_components.rs:1352-1392` (`AdminCannotSelfRemove`).
+                return .rejected(MLSError(.notAdmin, "an admin's SelfRemove: admins give up admin rights first"))
+            }
             let pubkey = Hex.encode(sender)
             if !leaveRequests.contains(pubkey) { leaveRequests.append(pubkey) }
             return .leaveRequest(pubkey: pubkey)
@@ -139,7 +147,9 @@ extension MarmotGroup {
         }
     }
 
-    /// MIP-03: an admin may commit anything; anyone else only a pure self-update or SelfRemoves.
+    /// MIP-03 and `admin-policy-v1.md` ("Admin-Gated Actions"; MDK v0.9.14
+    /// `app_components.rs:1417-1465`): an admin may commit anything; anyone else only a pure
+    /// self-update or SelfRemoves.
     static func authorize(_ info: MarmotCommitInfo, admins: [[UInt8]]) throws {
         if admins.contains(info.committer) { return }
         let noChange = info.added.isEmpty && !info.extensionsChanged
@@ -155,6 +165,12 @@ extension MarmotGroup {
         try authorize(info, admins: data.admins)
         let newData = try MarmotGroupData(extensions: next.groupContextExtensions)
         guard !newData.admins.isEmpty else { throw MLSError(.notAdmin, "a commit may not leave the group without an admin") }
+        if newData.profile == .current, !next.isRemoved {
+            let members = Set(next.memberIdentities)
+            guard newData.admins.allSatisfy(members.contains) else {
+                throw MLSError(.invalidGroupData, "a commit may not leave an admin without a leaf")
+            }
+        }
         return (next, newData, info)
     }
 

@@ -25,7 +25,7 @@ extension MarmotGroup {
             w.writeVector { v in
                 for s in snapshots {
                     s.state.serialized(relativeTo: state).withUnsafeBytes { v.writeOpaque($0) }
-                    v.writeOpaque(s.groupData.tlsSerialized)
+                    v.writeOpaque(s.groupData.profile == .mip ? s.groupData.tlsSerialized : [])
                     v.writeUInt64(UInt64(bitPattern: s.createdAt))
                     v.writeOpaque(Array(s.eventID.utf8))
                     v.writeOpaque(s.contentHash)
@@ -68,7 +68,10 @@ extension MarmotGroup {
             var group = MarmotGroup(state: current, groupData: try MarmotGroupData(extensions: current.groupContextExtensions))
             group.snapshots = try r.readVector { v in
                 let s = try engine(&v) { try Engine(serialized: $0, relativeTo: current) }
-                let data = try MarmotGroupData(tlsSerialized: try v.readOpaque())
+                // The stored group data (kept for the format) is what the snapshot's own
+                // GroupContext says, in either profile; the GroupContext is the one source.
+                _ = try v.skipOpaque()
+                let data = try MarmotGroupData(extensions: s.groupContextExtensions)
                 let createdAt = Int64(bitPattern: try v.readUInt64())
                 let id = try text(&v)
                 let hash = try v.readOpaque()

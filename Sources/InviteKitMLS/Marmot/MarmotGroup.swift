@@ -43,13 +43,30 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
     /// Events waiting for a key.
     public var bufferedCount: Int { buffer.count }
 
-    /// Creates a group whose only member is `creator`, an admin.
+    /// The group's Marmot profile, fixed for its life (PROTOCOL §5.12).
+    public var profile: MarmotWireProfile { groupData.profile }
+
+    /// Creates a group whose only member is `creator`, an admin. The group speaks the profile of
+    /// the creator's KeyPackage. In the current profile every admin must hold a leaf
+    /// (`admin-policy-v1.md`), so `otherAdmins` is refused there: add them, then promote them.
+    /// `retentionSeconds` turns on disappearing messages (current profile, component `0x8005`);
+    /// `outOfBandTree` negotiates InviteKit's out-of-band ratchet tree (PROTOCOL §5.11; only
+    /// InviteKit members can then join).
     public static func create(creator: KeyPackageBundle, name: String, description: String = "", otherAdmins: [[UInt8]] = [],
-                              relays: [String], rng: RandomSource = SystemRandom()) throws -> MarmotGroup {
+                              relays: [String], retentionSeconds: UInt64? = nil, outOfBandTree: Bool = false,
+                              rng: RandomSource = SystemRandom()) throws -> MarmotGroup {
         let identity = creator.keyPackage.leafNode.credential.identity
-        let data = try MarmotGroupData.create(name: name, description: description, admins: [identity] + otherAdmins, relays: relays, rng: rng)
-        let extensions = [try data.groupContextExtension(), MarmotProfile.requiredCapabilities()]
-        let state = try Engine.create(groupID: rng.bytes(32), creator: creator, extensions: extensions, rng: rng)
+        let profile = creator.keyPackage.profile
+        if profile == .current, !otherAdmins.isEmpty {
+            throw MLSError(.invalidGroupData, "in the current profile an admin must be a member: add them first, then make them admins")
+        }
+        var data = try MarmotGroupData.create(profile: profile, name: name, description: description, admins: [identity] + otherAdmins,
+                                              relays: relays, retentionSeconds: retentionSeconds, rng: rng)
+        if outOfBandTree {
+            guard profile == .current else { throw MLSError(.invalidGroupData, "the out-of-band tree is negotiated as a current-profile component") }
+            data.requiredComponents = ComponentsList(data.requiredComponents.ids + [ComponentID.inviteKitTreeChunks])
+        }
+        let state = try Engine.create(groupID: rng.bytes(32), creator: creator, extensions: try data.groupContextExtensions(), rng: rng)
         return MarmotGroup(state: state, groupData: data)
     }
 
@@ -67,14 +84,21 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         let author = try Secp256k1.XOnlyPublicKey(rawRepresentation: state.ownIdentity)
         let bytes = try MarmotApplicationMessage.encode(inner.rumor(pubkey: author, now: now))
         let mls = try state.sealApplication(bytes, rng: rng)
-        return try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), createdAt: now, rng: rng))
+        let expiration = groupData.retentionSeconds.flatMap { $0 == 0 ? nil : now.addingReportingOverflow(Int64(clamping: $0)) }
+            .flatMap { $0.overflow ? nil : $0.partialValue }
+        return try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), profile: profile,
+                                              expiration: expiration, createdAt: now, rng: rng))
     }
 
     /// This member's SelfRemove proposal as a kind-445 event.
     public mutating func leaveEvent(now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws -> NostrEvent {
         guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
+        if profile == .current, isAdmin {
+            // admin-policy-v1.md: an admin gives up admin rights before a SelfRemove.
+            throw MLSError(.notAdmin, "an admin must give up admin rights before leaving")
+        }
         let mls = try state.proposeSelfRemove(rng: rng)
-        return try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), createdAt: now, rng: rng))
+        return try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), profile: profile, createdAt: now, rng: rng))
     }
 
     private mutating func sent(_ event: NostrEvent) -> NostrEvent {
@@ -101,6 +125,29 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
                 includeSelfRemoves: Bool, welcomeTree: WelcomeTreePolicy, includeUpdatePath: Bool, now: Int64,
                 rng: RandomSource) throws -> MarmotPendingCommit<Engine> {
         guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
+        var newData = newData
+        if profile == .current {
+            for kp in keyPackages where kp.keyPackage.profile != .current {
+                throw MLSError(.profileMismatch, "a MIP-profile KeyPackage cannot join a current-profile group")
+            }
+            // admin-policy-v1.md: a removed admin leaves the admin list in the same commit.
+            let removedAdmins = removing.filter { (newData ?? groupData).isAdmin($0) }
+            if !removedAdmins.isEmpty {
+                var d = newData ?? groupData
+                d.admins.removeAll { removedAdmins.contains($0) }
+                newData = d
+            }
+            if var d = newData {
+                d.requiredComponents = d.requiredComponentsAfterChange(from: groupData)
+                let members = Set(state.memberIdentities).subtracting(removing).union(keyPackages.map { $0.keyPackage.leafNode.credential.identity })
+                guard d.admins.allSatisfy(members.contains) else { throw MLSError(.invalidGroupData, "every admin must be a member of the group") }
+                newData = d
+            }
+        } else {
+            for kp in keyPackages where kp.keyPackage.profile != .mip {
+                throw MLSError(.profileMismatch, "a current-profile KeyPackage cannot join a MIP-profile group")
+            }
+        }
         let request = MarmotCommitRequest(adds: keyPackages.map(\.keyPackage), removes: removing, groupData: newData,
                                           includeSelfRemoves: includeSelfRemoves, welcomeTree: welcomeTree, includeUpdatePath: includeUpdatePath)
         let selfRemovesOnly = includeSelfRemoves && keyPackages.isEmpty && removing.isEmpty && newData == nil
@@ -109,7 +156,8 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         }
         if let newData { try newData.validate() }
         let (pending, message, welcome) = try state.makeCommit(request, rng: rng)
-        let event = try MarmotGroupEvent.make(mlsMessage: message, nostrGroupID: nostrGroupID, key: currentKey(), createdAt: now, rng: rng)
+        let event = try MarmotGroupEvent.make(mlsMessage: message, nostrGroupID: nostrGroupID, key: currentKey(), profile: profile,
+                                              createdAt: now, rng: rng)
         return MarmotPendingCommit(event: event, fromEpoch: state.epoch, pending: pending, welcome: welcome,
                                    keyPackageEvents: keyPackages.map(\.event))
     }
@@ -130,7 +178,8 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         guard let welcome = pending.welcome, !pending.keyPackageEvents.isEmpty else { return [] }
         let author = try Secp256k1.XOnlyPublicKey(rawRepresentation: state.ownIdentity)
         return try pending.keyPackageEvents.map {
-            try MarmotWelcomeRumor.make(welcomeMessage: welcome, keyPackageEventID: $0.id, relays: groupData.relays, committer: author, createdAt: now)
+            try MarmotWelcomeRumor.make(welcomeMessage: welcome, keyPackageEventID: $0.id, relays: groupData.relays, committer: author,
+                                        createdAt: now, profile: profile)
         }
     }
 

@@ -7,6 +7,9 @@ extension MarmotGroupData: TLSCodable {
     /// trailing bytes, as MDK 0.8.0 does. A newer version is read with the version 2 layout, as MDK
     /// does for forward compatibility.
     package init(from reader: inout TLSReader) throws {
+        profile = .mip
+        carriedComponents = [:]
+        requiredComponents = ComponentsList([])
         version = try reader.readUInt16()
         nostrGroupID = try reader.readBytes(32)
         guard let name = String(validating: try reader.readOpaque(), as: UTF8.self),

@@ -1,22 +1,32 @@
 import InviteKitCrypto
 import InviteKitNostr
 
-/// Kind-445 group events as MDK 0.8.0 emits them (MIP-03): signed by a fresh secp256k1 key per
-/// event, tags exactly `["h", <nostr_group_id hex>]` then `["encoding", "base64"]`, content =
-/// ``GroupEventCipher`` over a serialized MLSMessage (a PrivateMessage for application messages and
-/// commits; a PublicMessage for a SelfRemove proposal).
+/// Kind-445 group events (PROTOCOL §5.4): signed by a fresh secp256k1 key per event, content =
+/// ``GroupEventCipher`` over a serialized MLSMessage. Tags by profile:
+/// - MIP (MDK 0.8.0, MIP-03): exactly `["h", <nostr_group_id hex>]` then `["encoding", "base64"]`;
+///   application messages and commits are PrivateMessages, a SelfRemove a PublicMessage.
+/// - current (MDK v0.9.14 `transport-nostr-peeler/src/event.rs:64-135`; `transports/nostr.md`):
+///   exactly one `h` and at most one NIP-40 `expiration`, nothing else; handshakes are
+///   PublicMessages.
 package enum MarmotGroupEvent {
     package static let kind = MarmotProfile.groupEventKind
 
     /// Builds and signs a kind-445 event carrying `mlsMessage`. The signing key is drawn from `rng`
     /// and dropped, so no two events share an author (MIP-03).
-    package static func make(mlsMessage: [UInt8], nostrGroupID: [UInt8], key: SecureBytes, createdAt: Int64 = UnixTime.now(),
+    /// `expiration` (current profile, application messages of a group with retention) adds the
+    /// NIP-40 tag.
+    package static func make(mlsMessage: [UInt8], nostrGroupID: [UInt8], key: SecureBytes, profile: MarmotWireProfile = .mip,
+                            expiration: Int64? = nil, createdAt: Int64 = UnixTime.now(),
                             rng: RandomSource = SystemRandom()) throws -> NostrEvent {
         guard nostrGroupID.count == 32 else { throw MLSError(.invalidValue, "nostr_group_id must be 32 bytes") }
         let content = try GroupEventCipher.seal(mlsMessage, key: key, rng: rng)
         let signer = Secp256k1.PrivateKey(using: rng)
-        let template = EventTemplate(kind: kind, content: content,
-                                     tags: [["h", Hex.encode(nostrGroupID)], ["encoding", "base64"]], createdAt: createdAt)
+        var tags = [["h", Hex.encode(nostrGroupID)]]
+        switch profile {
+        case .mip: tags.append(["encoding", "base64"])
+        case .current: if let expiration { tags.append(["expiration", String(expiration)]) }
+        }
+        let template = EventTemplate(kind: kind, content: content, tags: tags, createdAt: createdAt)
         return try template.signed(by: signer, using: rng)
     }
 
@@ -37,12 +47,29 @@ package enum MarmotGroupEvent {
     /// NIP-44 content, which InviteKit does not accept), and `created_at` no more than
     /// ``MarmotProfile/maxFutureSkew`` ahead of `now` nor ``MarmotProfile/maxEventAge`` behind it.
     /// Returns the `nostr_group_id` and the decoded (still encrypted) content.
-    package static func envelope(_ event: NostrEvent, now: Int64 = UnixTime.now()) throws -> (nostrGroupID: [UInt8], sealed: [UInt8]) {
+    ///
+    /// In the current profile the tags are exactly one `h` and at most one `expiration` (a
+    /// decimal Unix time); anything else, `encoding` included, is refused before any decryption,
+    /// as MDK v0.9.14 does (`transport-nostr-peeler/src/event.rs:132`).
+    package static func envelope(_ event: NostrEvent, profile: MarmotWireProfile = .mip,
+                                 now: Int64 = UnixTime.now()) throws -> (nostrGroupID: [UInt8], sealed: [UInt8]) {
         guard event.kind == kind else { throw MLSError(.invalidEvent, "kind \(event.kind) is not 445") }
         do { try event.verify() } catch { throw MLSError(.invalidSignature, "kind-445 event: \(error)") }
         let groupID = try nostrGroupID(of: event)
-        guard event.tags.contains(where: { $0.count >= 2 && $0[0] == "encoding" && $0[1] == "base64" }) else {
-            throw MLSError(.invalidEvent, "kind-445 event lacks [\"encoding\", \"base64\"]")
+        switch profile {
+        case .mip:
+            guard event.tags.contains(where: { $0.count >= 2 && $0[0] == "encoding" && $0[1] == "base64" }) else {
+                throw MLSError(.invalidEvent, "kind-445 event lacks [\"encoding\", \"base64\"]")
+            }
+        case .current:
+            var expirations = 0
+            for tag in event.tags where tag.first != "h" {
+                guard tag.first == "expiration", tag.count == 2, let t = Int64(tag[1]), t >= 0, String(t) == tag[1] else {
+                    throw MLSError(.invalidEvent, "kind-445 event contains a tag other than h or expiration")
+                }
+                expirations += 1
+            }
+            guard expirations <= 1 else { throw MLSError(.invalidEvent, "kind-445 event has \(expirations) expiration tags") }
         }
         let (ahead, aheadOverflow) = now.addingReportingOverflow(MarmotProfile.maxFutureSkew)
         guard aheadOverflow || event.createdAt <= ahead else {
@@ -59,8 +86,9 @@ package enum MarmotGroupEvent {
     /// Opens an inbound event with the first of `keys` (newest epoch first) that authenticates it,
     /// as MDK falls back over its retained epochs. Returns the MLSMessage bytes and the index of the
     /// key that opened them.
-    package static func open(_ event: NostrEvent, keys: [SecureBytes], now: Int64 = UnixTime.now()) throws -> (mlsMessage: [UInt8], keyIndex: Int) {
-        let (_, sealed) = try envelope(event, now: now)
+    package static func open(_ event: NostrEvent, keys: [SecureBytes], profile: MarmotWireProfile = .mip,
+                             now: Int64 = UnixTime.now()) throws -> (mlsMessage: [UInt8], keyIndex: Int) {
+        let (_, sealed) = try envelope(event, profile: profile, now: now)
         for (i, key) in keys.enumerated() {
             if let opened = try? GroupEventCipher.open(bytes: sealed, key: key) { return (opened, i) }
         }

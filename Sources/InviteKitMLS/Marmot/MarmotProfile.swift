@@ -68,3 +68,26 @@ extension MarmotProfile {
         return MLSExtension(type: requiredCapabilitiesExtensionType, data: w.bytes)
     }
 }
+
+extension MarmotProfile {
+    /// The `app_data_update` proposal (draft-ietf-mls-extensions-10; `foundation/registries.md`).
+    package static let appDataUpdateProposalType: UInt16 = 0x0008
+
+    /// What a current-profile leaf lists in `capabilities.extensions` (MDK v0.9.14
+    /// `crates/cgka-engine/src/capabilities.rs:27` `leaf_capabilities`): `app_data_dictionary` and
+    /// the agent-text-stream `receive` role marker `0xf2d1`, which MDK's app requires of every
+    /// invitee of the groups it creates (`group_lifecycle.rs` `required_role_caps`). InviteKit
+    /// streams nothing, so it claims neither `send` (`0xf2d2`) nor `fanout` (`0xf2d4`).
+    /// MDK also lists `required_capabilities` (`0x0003`), a default type; so do we.
+    package static let currentSupportedExtensions: [UInt16] = [requiredCapabilitiesExtensionType, AppDataDictionary.extensionType,
+                                                               AgentTextStreamPolicyV1.receiveRoleExtension]
+    /// What a current-profile leaf lists in `capabilities.proposals`: AppDataUpdate, SelfRemove.
+    package static let currentSupportedProposals: [UInt16] = [appDataUpdateProposalType, selfRemoveProposalType]
+
+    /// The `required_capabilities` of a current-profile group (MDK v0.9.14 `capabilities.rs:65`):
+    /// extensions `[0x0006]`, proposals `[0x0008, 0x000a]`, no credential types.
+    package static func currentRequiredCapabilities() -> MLSExtension {
+        RequiredCapabilities(extensionTypes: [AppDataDictionary.extensionType], proposalTypes: currentSupportedProposals,
+                             credentialTypes: []).asExtension
+    }
+}

@@ -1,10 +1,13 @@
 import InviteKitCrypto
 import InviteKitNostr
 
-/// Kind-444 Welcome rumors as MDK 0.8.0 builds and checks them (MIP-02). Unsigned, authored by the
-/// committer, gift-wrapped (NIP-59) to each new member. Tags, in MDK's order: `["relays", url...]`
-/// (the group's relays), `["e", <KeyPackage event id>]`, `["client", name]`, `["encoding",
-/// "base64"]`; content = padded base64 of an RFC 9420 `MLSMessage` with `wire_format = mls_welcome`.
+/// Kind-444 Welcome rumors (PROTOCOL §5.3). Unsigned, authored by the committer, gift-wrapped
+/// (NIP-59) to each new member; content = padded base64 of an RFC 9420 `MLSMessage` with
+/// `wire_format = mls_welcome`. Tags by profile:
+/// - MIP (MDK 0.8.0, MIP-02), in MDK's order: `["relays", url...]` (the group's relays), `["e",
+///   <KeyPackage event id>]`, `["client", name]`, `["encoding", "base64"]`.
+/// - current (MDK v0.9.14 `transport-nostr-peeler/src/peeler.rs:318-360`; `transports/nostr.md`,
+///   "Welcome delivery"): exactly `["e", id]` and `["relays", url...]`.
 /// One rumor per new member: within one commit the content is shared and only `e` differs.
 package enum MarmotWelcomeRumor {
     package static let kind = MarmotProfile.welcomeKind
@@ -30,30 +33,34 @@ package enum MarmotWelcomeRumor {
     /// `tree_chunks` tag last, for a Welcome whose tree is out of band (PROTOCOL §5.11).
     package static func make(welcomeMessage: [UInt8], keyPackageEventID: String, relays: [String],
                             committer: Secp256k1.XOnlyPublicKey, createdAt: Int64 = UnixTime.now(),
-                            client: String = KeyPackageEvent.clientName, treeChunks: RatchetTreeChunks.Reference? = nil) throws -> NostrEvent {
+                            client: String = KeyPackageEvent.clientName, treeChunks: RatchetTreeChunks.Reference? = nil,
+                            profile: MarmotWireProfile = .mip) throws -> NostrEvent {
         try checkWelcomeMessage(welcomeMessage)
         try KeyPackageEvent.checkRelays(relays)
         guard keyPackageEventID.utf8.count == 64, Hex.decode(keyPackageEventID, count: 32) != nil else {
             throw MLSError(.invalidValue, "KeyPackage event id must be 64 hex characters")
         }
         guard !client.isEmpty else { throw MLSError(.invalidValue, "client tag must not be empty") }
-        var tags = [["relays"] + relays, ["e", keyPackageEventID], ["client", client], ["encoding", "base64"]]
+        var tags: [[String]]
+        switch profile {
+        case .mip: tags = [["relays"] + relays, ["e", keyPackageEventID], ["client", client], ["encoding", "base64"]]
+        case .current: tags = [["e", keyPackageEventID], ["relays"] + relays]
+        }
         if let treeChunks { tags.append(treeChunks.tag) }
         return EventTemplate(kind: kind, content: Base64.encode(welcomeMessage), tags: tags, createdAt: createdAt).rumor(pubkey: committer)
     }
 
-    /// Reads a Welcome rumor with MDK's rules: kind 444; at least three tags; a `relays` tag with at
+    /// Reads a Welcome rumor of either profile with MDK's rules: kind 444; a `relays` tag with at
     /// least one relay URL; a non-empty `e` tag; a `client` tag, if present, non-empty; an
-    /// `encoding` tag, required, saying `base64` (any other value is refused). InviteKit also checks
+    /// `encoding` tag, if present, saying `base64` (MDK 0.8.0 requires it, MDK 0.9.14 sends none
+    /// and ignores extra tags). InviteKit also checks
     /// the rumor id (the gift wrap binds it) and that the content is a Welcome MLSMessage.
     package static func parse(_ rumor: NostrEvent) throws -> Parsed {
         guard rumor.kind == kind else { throw MLSError(.invalidEvent, "kind \(rumor.kind) is not 444") }
         do { try rumor.verifyId() } catch { throw MLSError(.invalidEvent, "Welcome rumor id does not match its fields") }
-        guard rumor.tags.count >= 3 else { throw MLSError(.invalidEvent, "Welcome rumor has \(rumor.tags.count) tags, needs relays, e and encoding") }
         var relays: [String]?
         var eventID: String?
         var client: String?
-        var encoding = false
         var treeChunks: RatchetTreeChunks.Reference?
         for tag in rumor.tags {
             switch tag.first {
@@ -68,7 +75,6 @@ package enum MarmotWelcomeRumor {
                 if client == nil { client = tag[1] }
             case "encoding":
                 guard tag.count > 1, tag[1] == "base64" else { throw MLSError(.invalidEvent, "encoding must be base64") }
-                encoding = true
             case "tree_chunks":
                 guard treeChunks == nil else { throw MLSError(.treeChunkInvalid, "two tree_chunks tags") }
                 treeChunks = try RatchetTreeChunks.Reference(tag: tag)
@@ -78,7 +84,6 @@ package enum MarmotWelcomeRumor {
         }
         guard let relays else { throw MLSError(.invalidRelays, "Welcome rumor has no relays tag with a relay URL") }
         guard let eventID else { throw MLSError(.invalidEvent, "Welcome rumor has no e tag") }
-        guard encoding else { throw MLSError(.invalidEvent, "Welcome rumor has no encoding tag") }
         guard let message = Base64.decode(rumor.content) else { throw MLSError(.invalidEvent, "Welcome content is not padded base64") }
         try checkWelcomeMessage(message)
         return Parsed(welcomeMessage: message, keyPackageEventID: eventID, relays: relays, client: client, treeChunks: treeChunks)

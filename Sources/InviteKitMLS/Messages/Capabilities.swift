@@ -24,6 +24,16 @@ package struct Capabilities: Hashable, Sendable, TLSCodable {
         proposals: [MLSExtension.selfRemoveProposalType],
         credentials: [Credential.basicType])
 
+    /// What a current-profile leaf advertises (MDK v0.9.14 `capabilities.rs:27`; PROTOCOL §5.12.3):
+    /// MLS 1.0, suite 0x0001, extensions `0x0006` and `0xf2d1`, proposals `0x0008` and `0x000a`,
+    /// basic credentials.
+    package static let marmotCurrent = Capabilities(
+        versions: [ProtocolVersion.mls10.rawValue],
+        cipherSuites: [CipherSuite.x25519Aes128GcmSha256Ed25519.rawValue],
+        extensions: MarmotProfile.currentSupportedExtensions,
+        proposals: MarmotProfile.currentSupportedProposals,
+        credentials: [Credential.basicType])
+
     package init(from reader: inout TLSReader) throws {
         versions = try reader.readVector { try $0.readUInt16() }
         cipherSuites = try reader.readVector { try $0.readUInt16() }

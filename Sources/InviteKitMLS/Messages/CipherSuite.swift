@@ -10,6 +10,15 @@ package struct CipherSuite: RawRepresentable, Hashable, Sendable, TLSCodable, Cu
     /// MLS_128_DHKEMX25519_CHACHA20POLY1305_SHA256_Ed25519.
     package static let x25519ChaCha20Poly1305Sha256Ed25519 = CipherSuite(rawValue: 0x0003)
 
+    /// The suite's `SignatureScheme` (RFC 9420 §17.1; TLS 1.3 registry): Ed25519 `0x0807` for
+    /// 0x0001 and 0x0003, ECDSA P-256 `0x0403` for 0x0002.
+    package var signatureScheme: UInt16 {
+        switch rawValue {
+        case 0x0002: return 0x0403
+        default: return 0x0807
+        }
+    }
+
     /// `0x0001` style, as Marmot tags write it.
     package var description: String {
         let h = String(rawValue, radix: 16)

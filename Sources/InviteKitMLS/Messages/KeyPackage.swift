@@ -18,7 +18,15 @@ public struct KeyPackage: Hashable, Sendable, TLSCodable {
     }
 
     /// `true` when the `last_resort` extension (0x000a) is present (RFC 9420 §17.3).
-    package var isLastResort: Bool { extensions.contains { $0.extensionType == MLSExtension.lastResortType } }
+    /// MIP profile: the `last_resort` extension `0x000a`; current profile: the empty
+    /// `last_resort_key_package` component `0x0004` in the KeyPackage's `app_data_dictionary`.
+    package var isLastResort: Bool {
+        if extensions.contains(where: { $0.extensionType == MLSExtension.lastResortType }) { return true }
+        return (try? AppDataDictionary(extensions: extensions))??[ComponentID.lastResortKeyPackage] == []
+    }
+
+    /// The Marmot profile the KeyPackage was made for (by its leaf).
+    public var profile: MarmotWireProfile { MarmotWireProfile.of(leaf: leafNode) }
 
     package init(from reader: inout TLSReader) throws {
         version = try ProtocolVersion(from: &reader)

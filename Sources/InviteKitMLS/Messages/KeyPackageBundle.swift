@@ -25,6 +25,38 @@ public struct KeyPackageBundle: Sendable {
                               cipherSuite: CipherSuite = .x25519Aes128GcmSha256Ed25519,
                               capabilities: Capabilities = .marmot,
                               rng: RandomSource = SystemRandom()) throws -> KeyPackageBundle {
+        try create(identity: identity, lifetime: lifetime, lastResort: lastResort, cipherSuite: cipherSuite, capabilities: capabilities,
+                   leafExtensions: { _ in [] }, rng: rng)
+    }
+
+    /// A current-profile KeyPackage of `account` (PROTOCOL §5.12.3; MDK v0.9.14
+    /// `crates/cgka-engine/src/key_package.rs:240-260`, `app_components.rs:60`): the leaf's
+    /// `app_data_dictionary` lists the supported components (``ComponentID/currentProfileSupported``)
+    /// under `0x0001`, an empty `safe_aad` list under `0x0002`, and the account identity proof
+    /// under `0x8009`, made at `now`; last resort is the empty component `0x0004` in the
+    /// KeyPackage's own dictionary.
+    package static func createCurrent(account: Secp256k1.PrivateKey, lifetime: Lifetime, lastResort: Bool, now: UInt64,
+                                     rng: RandomSource = SystemRandom()) throws -> KeyPackageBundle {
+        let suite = CipherSuite.x25519Aes128GcmSha256Ed25519
+        return try create(identity: account.publicKey.rawRepresentation, lifetime: lifetime, lastResort: false, cipherSuite: suite,
+                                capabilities: .marmotCurrent, leafExtensions: { signatureKey in
+            let proof = try AccountIdentityProof.make(account: account, signatureKey: signatureKey, cipherSuite: suite,
+                                                      createdAt: max(now, 1), rng: rng)
+            let d = try AppDataDictionary([
+                .init(id: ComponentID.appComponents, data: ComponentsList(ComponentID.currentProfileSupported).encoded),
+                .init(id: ComponentID.safeAAD, data: ComponentsList([]).encoded),
+                .init(id: ComponentID.accountIdentityProof, data: proof.encoded),
+            ])
+            return [d.extension]
+        }, keyPackageExtensions: lastResort ? [try AppDataDictionary([.init(id: ComponentID.lastResortKeyPackage, data: [])]).extension] : [],
+           rng: rng)
+    }
+
+    /// The one KeyPackage builder: `leafExtensions` gets the new leaf signature key (a proof
+    /// signs it); `keyPackageExtensions` replaces the MIP `last_resort` extension when given.
+    private static func create(identity: [UInt8], lifetime: Lifetime, lastResort: Bool, cipherSuite: CipherSuite,
+                               capabilities: Capabilities, leafExtensions: ([UInt8]) throws -> [MLSExtension],
+                               keyPackageExtensions: [MLSExtension]? = nil, rng: RandomSource) throws -> KeyPackageBundle {
         guard cipherSuite.isSupported else { throw MLSError(.unsupportedCipherSuite, cipherSuite.description) }
         guard identity.count == 32 else { throw MLSError(.invalidKey, "identity must be a 32-byte Nostr public key") }
         var caps = capabilities
@@ -34,10 +66,10 @@ public struct KeyPackageBundle: Sendable {
         let sigKey = Ed25519.PrivateKey(using: rng)
         var leaf = LeafNode(encryptionKey: encKey.publicKey, signatureKey: sigKey.publicKey,
                             credential: .basic(identity: identity), capabilities: caps,
-                            source: .keyPackage(lifetime), extensions: [], signature: [])
+                            source: .keyPackage(lifetime), extensions: try leafExtensions(sigKey.publicKey), signature: [])
         leaf.signature = MLSCrypto.signWithLabel(sigKey, label: "LeafNodeTBS", content: leaf.tbs)
         var kp = KeyPackage(version: .mls10, cipherSuite: cipherSuite, initKey: initKey.publicKey, leafNode: leaf,
-                            extensions: lastResort ? [.lastResort] : [], signature: [])
+                            extensions: keyPackageExtensions ?? (lastResort ? [.lastResort] : []), signature: [])
         kp.signature = MLSCrypto.signWithLabel(sigKey, label: "KeyPackageTBS", content: kp.tbs)
         return KeyPackageBundle(keyPackage: kp, initPrivateKey: initKey, encryptionPrivateKey: encKey, signaturePrivateKey: sigKey)
     }

@@ -1,12 +1,14 @@
 /// `Proposal` (RFC 9420 §12.1, plus SelfRemove from draft-ietf-mls-extensions §6.3).
 ///
 /// Every RFC 9420 proposal type parses and re-serializes; the engine acts on Add, Update,
-/// Remove, GroupContextExtensions and SelfRemove and refuses the rest (the Marmot profile has no
+/// Remove, GroupContextExtensions, SelfRemove and AppDataUpdate (draft-ietf-mls-extensions-10
+/// §4.6.2) and refuses the rest (the Marmot profile has no
 /// PSKs, ReInit or external joins).
 package enum Proposal: Hashable, Sendable, TLSCodable {
     /// `ProposalType` values (RFC 9420 §17.4; SelfRemove: draft-ietf-mls-extensions §7.3.3).
     package enum ProposalType: UInt16, Sendable, CaseIterable {
         case add = 1, update = 2, remove = 3, psk = 4, reinit = 5, externalInit = 6, groupContextExtensions = 7
+        case appDataUpdate = 0x0008
         case selfRemove = 0x000a
     }
 
@@ -26,6 +28,8 @@ package enum Proposal: Hashable, Sendable, TLSCodable {
     case groupContextExtensions([MLSExtension])
     /// `struct {} SelfRemove;`.
     case selfRemove
+    /// `AppDataUpdate` (draft-ietf-mls-extensions-10 §4.6.2).
+    case appDataUpdate(AppDataUpdate)
 
     package var proposalType: ProposalType {
         switch self {
@@ -37,6 +41,7 @@ package enum Proposal: Hashable, Sendable, TLSCodable {
         case .externalInit: return .externalInit
         case .groupContextExtensions: return .groupContextExtensions
         case .selfRemove: return .selfRemove
+        case .appDataUpdate: return .appDataUpdate
         }
     }
 
@@ -52,6 +57,7 @@ package enum Proposal: Hashable, Sendable, TLSCodable {
         case .externalInit: self = .externalInit(kemOutput: try reader.readOpaque())
         case .groupContextExtensions: self = .groupContextExtensions(try reader.readVector { try MLSExtension(from: &$0) })
         case .selfRemove: self = .selfRemove
+        case .appDataUpdate: self = .appDataUpdate(try AppDataUpdate(from: &reader))
         }
     }
 
@@ -66,6 +72,7 @@ package enum Proposal: Hashable, Sendable, TLSCodable {
         case .externalInit(let kem): writer.writeOpaque(kem)
         case .groupContextExtensions(let exts): writer.writeVector(exts)
         case .selfRemove: break
+        case .appDataUpdate(let u): u.encode(to: &writer)
         }
     }
 
