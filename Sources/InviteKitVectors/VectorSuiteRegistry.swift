@@ -8,7 +8,7 @@ import InviteKitNostr
 public enum VectorSuiteRegistry {
     /// Every declaration, family by family; adding a suite means declaring it with its runner.
     public static let declarations: [VectorSuiteDeclaration] = NostrVectorSuites.declarations + InviteVectorSuites.declarations
-        + MLSVectorSuites.declarations + ContentVectorSuites.declarations + MarmotInteropVectorSuites.declarations
+        + MLSVectorSuites.declarations + ContentVectorSuites.declarations + MarmotInteropVectorSuites.declarations + MarmotCurrentVectorSuites.declarations
 
     /// Runs every suite and holds each to its declaration.
     public static func run(directory: String) -> [VectorSuiteResult] {
@@ -16,7 +16,7 @@ public enum VectorSuiteRegistry {
             + InviteVectorSuites.run(directory: directory)
             + MLSVectorSuites.results(directory: directory)
             + ContentVectorSuites.run(directory: directory)
-            + MarmotInteropVectorSuites.run(directory: directory)
+            + MarmotInteropVectorSuites.run(directory: directory) + MarmotCurrentVectorSuites.run(directory: directory)
         return enforce(ran, directory: directory, declarations: declarations) + [inventory(directory: directory, declarations: declarations)]
     }
 

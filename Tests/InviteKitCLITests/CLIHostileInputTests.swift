@@ -52,7 +52,7 @@ final class CLIHostileInputTests: XCTestCase {
     }
 
     func testLifetimeIsReportedExactly() throws {
-        let r = try CLI.run(["keypackage", "create", "--secret-key", sk, "--relay", "wss://relay.example.com", "--lifetime", "34560000", "--json"])
+        let r = try CLI.run(["keypackage", "create", "--secret-key", sk, "--relay", "wss://relay.example.com", "--lifetime", "34560000", "--profile", "mip", "--json"])
         XCTAssertEqual(r.status, 0, r.err)
         let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
         let nb = try XCTUnwrap(o["not_before"] as? NSNumber).int64Value, na = try XCTUnwrap(o["not_after"] as? NSNumber).int64Value

@@ -42,7 +42,7 @@ final class GroupStateFileHostileTests: XCTestCase {
         let now = Int64(Date().timeIntervalSince1970)
         for _ in 0..<count {
             let content = Base64.encode(SystemRandom().bytes(contentBytes / 4 * 3))
-            let e = TestEvents.note(Secp256k1.PrivateKey(), content, kind: 445, tags: [["h", groupID], ["encoding", "base64"]], createdAt: now)
+            let e = TestEvents.note(Secp256k1.PrivateKey(), content, kind: 445, tags: [["h", groupID]], createdAt: now)
             out += e.jsonBytes + [0x0a]
         }
         return out

@@ -119,7 +119,7 @@ final class MLSCLITests: XCTestCase {
         let tmp = TemporaryDirectory(prefix: "ik-cli")
         defer { withExtendedLifetime(tmp) {} }
         let alice = tmp.url.appendingPathComponent("alice.group").path
-        _ = try Self.lines(["mls", "create", "--state", alice, "--name", "budget", "--relay", Self.relay], key: Self.aliceKey)
+        _ = try Self.lines(["mls", "create", "--state", alice, "--name", "budget", "--relay", Self.relay, "--out-of-band-tree"], key: Self.aliceKey)
         var keyPackages: [[UInt8]] = []
         for i in 1...40 {
             let secret = String(format: "%064x", 0x1000 + i)

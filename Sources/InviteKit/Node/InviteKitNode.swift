@@ -180,14 +180,14 @@ public actor InviteKitNode {
 
     /// Creates a group with this node as its admin (MIP-01) and stores it; the group's relays
     /// default to the node's. ``run()`` subscribes to it from its next round.
-    public func createGroup(name: String?, relays: [String]? = nil) throws(InviteKitError) -> NodeGroup {
-        let hosted = try InviteKitError.mapping { try createHostedGroup(name: name, relays: relays) }
+    public func createGroup(name: String?, relays: [String]? = nil, profile: MarmotWireProfile = .current) throws(InviteKitError) -> NodeGroup {
+        let hosted = try InviteKitError.mapping { try createHostedGroup(name: name, relays: relays, profile: profile) }
         wake()
         return try group(hosted.conversationID)
     }
 
-    func createHostedGroup(name: String?, relays: [String]? = nil) throws -> HostedGroup {
-        let group = try HostedGroup.create(creator: key, name: name, relays: try relays ?? defaultRelays(), now: clock(), rng: rng)
+    func createHostedGroup(name: String?, relays: [String]? = nil, profile: MarmotWireProfile = .current) throws -> HostedGroup {
+        let group = try HostedGroup.create(creator: key, name: name, relays: try relays ?? defaultRelays(), profile: profile, now: clock(), rng: rng)
         try store.write { tx in try insertGroup(row(for: group), group: group.group, in: tx) }
         registry[group.conversationID] = NodeGroupEntry(group)
         stateCommitted(group.group, groupID: group.conversationID)

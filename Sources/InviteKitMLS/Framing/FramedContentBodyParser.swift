@@ -34,6 +34,7 @@ package struct FramedContentBodyParser: Sendable {
             _ = try r.readUInt16()
             _ = try r.skipOpaque()
         case 6, 7: _ = try r.skipOpaque()                         // ExternalInit, GroupContextExtensions
+        case 0x0008: _ = try AppDataUpdate(from: &r)              // AppDataUpdate
         case 0x000a: break                                        // SelfRemove
         default: throw MLSError(.invalidValue, "proposal type \(type) cannot be delimited")
         }

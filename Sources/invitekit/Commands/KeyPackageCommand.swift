@@ -12,16 +12,18 @@ struct KeyPackageCommand: ParsableCommand {
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "create", abstract: "Print a signed kind-30443 KeyPackage event.")
         @OptionGroup var secret: SecretKeyInput
-        @Option(name: .customLong("relay"), help: "Relay URL for the relays tag (repeatable).") var relays: [String] = []
-        @Flag(name: .customLong("last-resort"), help: "Add the last_resort extension.") var lastResort = false
-        @Option(name: .customLong("lifetime"), help: "Validity in seconds from now (default 90 days).", transform: NumericOption.integer(1...KeyPackageEvent.maxLifetime)) var lifetime: UInt64 = KeyPackageEvent.defaultLifetime
+        @Option(name: .customLong("relay"), help: "Relay URL for the relays tag (repeatable; MIP profile only).") var relays: [String] = []
+        @Flag(name: .customLong("last-resort"), help: "Mark the KeyPackage last resort.") var lastResort = false
+        @Option(name: .customLong("lifetime"), help: "Validity in seconds from now (default: 84 days current, 90 days mip).", transform: NumericOption.integer(1...KeyPackageEvent.maxLifetime)) var lifetime: UInt64?
+        @OptionGroup var profile: ProfileOption
         @Option(name: .customLong("store"), help: "Directory that keeps the private keys.") var store: String?
         @Flag(name: .customLong("json"), help: "Print {event, reference, ...} instead of the bare event.") var json = false
 
         func run() throws {
             try runReportingErrors {
                 let key = try secret.resolve()
-                let (event, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: lastResort, lifetime: lifetime)
+                let (event, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: lastResort, lifetime: lifetime,
+                                                                 profile: profile.profile)
                 if let store {
                     try SafeFile.requirePrivateDirectory(store)
                     try FileKeyPackageStore(directory: URL(fileURLWithPath: store)).save(bundle)
@@ -31,6 +33,7 @@ struct KeyPackageCommand: ParsableCommand {
                 out.add("event", json: event.jsonValue)
                 out.add("reference", Hex.encode(bundle.reference))
                 out.add("last_resort", lastResort)
+                out.add("profile", bundle.keyPackage.profile.rawValue)
                 guard let l = bundle.keyPackage.leafNode.lifetime else { throw CLIFailure("the KeyPackage has no lifetime") }
                 // Bounded by --lifetime's maximum, so these are exactly the package's values.
                 out.add("not_before", json: .number(String(l.notBefore)))
@@ -53,7 +56,7 @@ struct KeyPackageCommand: ParsableCommand {
             try runReportingErrors {
                 let event = try NostrEvent(json: try StdIO.readAll())
                 let v = try KeyPackageValidator.validate(event, now: now ?? UnixTime.now(), skew: skew)
-                StdIO.printLine("valid: ref \(Hex.encode(v.reference))\(v.isLastResort ? " last_resort" : "")")
+                StdIO.printLine("valid: ref \(Hex.encode(v.reference))\(v.isLastResort ? " last_resort" : "") profile \(v.keyPackage.profile)")
             }
         }
     }

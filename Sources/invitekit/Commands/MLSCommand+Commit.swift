@@ -11,7 +11,9 @@ extension MLSCommand {
         @Option(name: .customLong("name"), help: "Group name.") var name: String
         @Option(name: .customLong("description"), help: "Group description.") var description = ""
         @Option(name: .customLong("relay"), help: "Relay URL of the group (repeatable, at least one).") var relays: [String] = []
-        @Option(name: .customLong("admin"), help: "Another admin's public key, hex or npub (repeatable).") var admins: [String] = []
+        @Option(name: .customLong("admin"), help: "Another admin's public key, hex or npub (repeatable; MIP profile only: a current-profile admin must be a member).") var admins: [String] = []
+        @OptionGroup var profile: ProfileOption
+        @Flag(name: .customLong("out-of-band-tree"), help: "Negotiate InviteKit's out-of-band ratchet tree (current profile; only InviteKit members can join).") var outOfBandTree = false
 
         func validate() throws {
             guard !relays.isEmpty else { throw ValidationError("give at least one --relay") }
@@ -24,8 +26,9 @@ extension MLSCommand {
                     .filter { $0 != key.publicKey.rawRepresentation }
                 let group = try state.locked {
                     try GroupStateFile.requireAbsent(state.path)
-                    let (_, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false)
-                    let group = try GroupStateFile.Group.create(creator: bundle, name: name, description: description, otherAdmins: others, relays: relays)
+                    let (_, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, profile: profile.profile)
+                    let group = try GroupStateFile.Group.create(creator: bundle, name: name, description: description, otherAdmins: others, relays: relays,
+                                                                outOfBandTree: outOfBandTree)
                     try GroupStateFile(group: group, pending: nil).save(state.path)
                     return group
                 }

@@ -76,6 +76,7 @@ struct MLSCommand: ParsableCommand {
         o.add("nostr_group_id", Hex.encode(group.nostrGroupID))
         o.add("mls_group_id", Hex.encode(group.state.groupID))
         o.add("epoch", Int64(group.epoch))
+        o.add("profile", group.profile.rawValue)
         o.add("name", group.groupData.name)
         o.add("members", json: .array(group.state.memberIdentities.map { .string(Hex.encode($0)) }))
         o.add("admins", json: .array(group.groupData.admins.map { .string(Hex.encode($0)) }))
