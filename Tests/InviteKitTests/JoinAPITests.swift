@@ -121,8 +121,9 @@ final class JoinAPITests: XCTestCase {
         let key = Secp256k1.PrivateKey(using: SeededRandom(seed: 3))
         let hosted = try HostedGroup.create(creator: key, name: nil, relays: ["wss://relay.example"], now: now, rng: SeededRandom(seed: 4))
         let lifetime = try XCTUnwrap(hosted.group.state.tree.leaf(0)?.lifetime)
-        XCTAssertEqual(lifetime, try KeyPackageEvent.lifetime(createdAt: now))
+        // A current-profile group: the creator's leaf lives as a current KeyPackage does (PROTOCOL §5.12.3).
+        XCTAssertEqual(lifetime, try KeyPackageEvent.lifetime(createdAt: now, seconds: KeyPackageEvent.currentDefaultLifetime))
         XCTAssertEqual(lifetime.notBefore, UInt64(now) - KeyPackageEvent.notBeforeMargin)
-        XCTAssertEqual(lifetime.notAfter, UInt64(now) + KeyPackageEvent.defaultLifetime)
+        XCTAssertEqual(lifetime.notAfter, UInt64(now) + KeyPackageEvent.currentDefaultLifetime)
     }
 }

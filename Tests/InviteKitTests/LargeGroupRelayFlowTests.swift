@@ -20,7 +20,7 @@ final class LargeGroupRelayFlowTests: XCTestCase {
     func bigGroup() throws -> (G, Secp256k1.PrivateKey) {
         let admin = Secp256k1.PrivateKey()
         let (_, bundle) = try KeyPackageEvent.create(nostrKey: admin, relays: relays, lastResort: false)
-        var g = try G.create(creator: bundle, name: "big", relays: relays)
+        var g = try G.create(creator: bundle, name: "big", relays: relays, outOfBandTree: true)
         let others = try (0..<299).map { _ in
             try KeyPackageValidator.validate(try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: relays, lastResort: false).event)
         }

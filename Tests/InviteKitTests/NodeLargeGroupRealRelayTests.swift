@@ -39,7 +39,7 @@ final class NodeLargeGroupRealRelayTests: XCTestCase {
         defer { runners.forEach { $0.cancel() } }
         let pool = RelayPool(urls: [relay.url])
         defer { Task { await pool.close() } }
-        let group = try await ada.createGroup(name: "city")
+        let group = try await ada.createGroup(name: "city", outOfBandTree: true)
 
         // Everyone but ada and bob: KeyPackages on the relay; the private parts kept for those
         // who will fill their block (the highest leaf of each full block).

@@ -29,7 +29,7 @@ final class NodeLargeGroupTests: XCTestCase {
         let bob = try homes.node("bob", seed: 2)
         let runners = [ada, bob].map { node in Task { try await node.run() } }
         defer { runners.forEach { $0.cancel() } }
-        let group = try await ada.createGroup(name: "town")
+        let group = try await ada.createGroup(name: "town", outOfBandTree: true)
 
         let users = try await publishedUsers(299)
         let added = try await ada.addMembers(users + [users[0]], to: group.id, timeout: .seconds(300))

@@ -180,14 +180,21 @@ public actor InviteKitNode {
 
     /// Creates a group with this node as its admin (MIP-01) and stores it; the group's relays
     /// default to the node's. ``run()`` subscribes to it from its next round.
-    public func createGroup(name: String?, relays: [String]? = nil, profile: MarmotWireProfile = .current) throws(InviteKitError) -> NodeGroup {
-        let hosted = try InviteKitError.mapping { try createHostedGroup(name: name, relays: relays, profile: profile) }
+    ///
+    /// `profile` (default current) is the group's for life (PROTOCOL §5.12); `outOfBandTree`
+    /// negotiates InviteKit's out-of-band ratchet tree for groups too large for an inline one
+    /// (PROTOCOL §5.11; only InviteKit members can then join).
+    public func createGroup(name: String?, relays: [String]? = nil, profile: MarmotWireProfile = .current,
+                            outOfBandTree: Bool = false) throws(InviteKitError) -> NodeGroup {
+        let hosted = try InviteKitError.mapping { try createHostedGroup(name: name, relays: relays, profile: profile, outOfBandTree: outOfBandTree) }
         wake()
         return try group(hosted.conversationID)
     }
 
-    func createHostedGroup(name: String?, relays: [String]? = nil, profile: MarmotWireProfile = .current) throws -> HostedGroup {
-        let group = try HostedGroup.create(creator: key, name: name, relays: try relays ?? defaultRelays(), profile: profile, now: clock(), rng: rng)
+    func createHostedGroup(name: String?, relays: [String]? = nil, profile: MarmotWireProfile = .current,
+                           outOfBandTree: Bool = false) throws -> HostedGroup {
+        let group = try HostedGroup.create(creator: key, name: name, relays: try relays ?? defaultRelays(), profile: profile,
+                                           outOfBandTree: outOfBandTree, now: clock(), rng: rng)
         try store.write { tx in try insertGroup(row(for: group), group: group.group, in: tx) }
         registry[group.conversationID] = NodeGroupEntry(group)
         stateCommitted(group.group, groupID: group.conversationID)
