@@ -40,10 +40,10 @@ public enum EngineFixture {
     public static let group: Group = {
         let aliceKey = FixedKeys.author, bobKey = FixedKeys.recipient
         let carolKey = try! Secp256k1.PrivateKey(rawRepresentation: [UInt8](repeating: 0x33, count: 32))
-        let (_, aliceBundle) = try! KeyPackageEvent.create(nostrKey: aliceKey, relays: relays, lastResort: false, now: now, rng: rng)
+        let (_, aliceBundle) = try! KeyPackageEvent.create(nostrKey: aliceKey, relays: relays, lastResort: false, profile: .mip, now: now, rng: rng)
         var alice = try! MarmotGroup<MLSGroupState>.create(creator: aliceBundle, name: "fuzz", relays: relays, rng: rng)
         let bobStore = MemoryKeyPackageStore()
-        let (bobEvent, bobBundle) = try! KeyPackageEvent.create(nostrKey: bobKey, relays: relays, lastResort: false, now: now, rng: rng)
+        let (bobEvent, bobBundle) = try! KeyPackageEvent.create(nostrKey: bobKey, relays: relays, lastResort: false, profile: .mip, now: now, rng: rng)
         try! bobStore.save(bobBundle)
         let bobKP = try! KeyPackageValidator.validate(bobEvent, now: now)
         let add = try! alice.commit(adding: [bobKP], now: now, rng: rng)
@@ -51,7 +51,7 @@ public enum EngineFixture {
         let bob = try! MarmotGroup<MLSGroupState>.join(giftWrap: wraps[0], recipient: bobKey, store: bobStore)
         precondition(bob.epoch == 1 && alice.epoch == 1, "fixture group did not converge")
 
-        let (carolEvent, carolBundle) = try! KeyPackageEvent.create(nostrKey: carolKey, relays: relays, lastResort: false, now: now, rng: rng)
+        let (carolEvent, carolBundle) = try! KeyPackageEvent.create(nostrKey: carolKey, relays: relays, lastResort: false, profile: .mip, now: now, rng: rng)
         let carolKP = try! KeyPackageValidator.validate(carolEvent, now: now)
         var aliceState = alice.state
         let author = try! Secp256k1.XOnlyPublicKey(rawRepresentation: aliceState.ownIdentity)
