@@ -9,7 +9,8 @@ public struct NodeAddResult: Sendable, Hashable {
     public var commits: [String] = []
     /// Members added (x-only keys), in add order.
     public var added: [[UInt8]] = []
-    /// Members left out: already in the group, or with no valid KeyPackage on the group's relays.
+    /// Members left out: already in the group, or with no valid KeyPackage of the group's profile
+    /// on the group's relays or on the member's own KeyPackage relays.
     public var skipped: [[UInt8]] = []
 }
 
@@ -33,13 +34,32 @@ extension InviteKitNode {
             for m in members {
                 if seen.insert(m.rawRepresentation).inserted { wanted.append(m) } else { result.skipped.append(m.rawRepresentation) }
             }
+            // KeyPackages are looked up on the group's relays and on each member's kind-10002 write
+            // relays (kind 10051 for older peers), as the lists on the group's relays name them
+            // (PROTOCOL §5.12.6); the lists' kind-10050 inboxes receive the Welcomes.
             let pool = RelayPool(row.relays.map { configuration.connector($0) })
-            let found = await KeyPackageFetch.fetch(from: pool, authors: wanted, timeout: configuration.relayTimeout)
+            let accounts = await AccountRelayFetch.fetch(from: pool, authors: wanted, timeout: configuration.relayTimeout)
+            var found = await KeyPackageFetch.fetch(from: pool, authors: wanted, timeout: configuration.relayTimeout)
             await pool.close()
+            let extra = Array(Set(accounts.values.flatMap(\.keyPackageRelays)).subtracting(row.relays)).sorted()
+                .prefix(Self.maxExtraKeyPackageRelays)
+            if !extra.isEmpty {
+                let more = RelayPool(extra.map { configuration.connector($0) })
+                for (author, events) in await KeyPackageFetch.fetch(from: more, authors: wanted, timeout: configuration.relayTimeout) {
+                    found[author] = KeyPackageFetch.newestPerAddress((found[author] ?? []) + events, author: author)
+                }
+                await more.close()
+            }
+            for (author, r) in accounts where !r.inboxRelays.isEmpty { welcomeInboxes[author.hex] = r.inboxRelays }
+            let profile = try currentGroup(row.id).profile
             let now = currentTime()
             var keyPackages: [ValidatedKeyPackage] = []
             for m in wanted {
-                if let chosen = KeyPackageValidator.select(found[m] ?? [], now: now).chosen { keyPackages.append(chosen) } else { result.skipped.append(m.rawRepresentation) }
+                if let chosen = KeyPackageValidator.select(found[m] ?? [], profile: profile, now: now).chosen {
+                    keyPackages.append(chosen)
+                } else {
+                    result.skipped.append(m.rawRepresentation)
+                }
             }
             guard !keyPackages.isEmpty else {
                 throw InviteKitError(.keyPackageUnavailable, underlyingCode: wanted.isEmpty ? "already_members" : "none_valid")
@@ -72,6 +92,9 @@ extension InviteKitNode {
             return result
         }
     }
+
+    /// The most relays outside the group's that one add asks for KeyPackages.
+    static let maxExtraKeyPackageRelays = 32
 
     /// Returns once `groupID` has no own Commit in flight, reading `events` (subscribed before the
     /// Commit was queued) for the node's commit outcomes.

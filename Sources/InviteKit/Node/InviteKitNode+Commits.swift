@@ -141,7 +141,9 @@ extension InviteKitNode {
                     gate = chunk.id
                 }
                 for w in release.welcomes {
-                    try enqueue(w.wrap, purpose: .welcome, relays: hosted.relays, gate: gate, in: tx, now: now)
+                    // The group's relays, and the joiner's kind-10050 inbox when its list was found.
+                    let inbox = (welcomeInboxes[w.recipient] ?? []).filter { !hosted.relays.contains($0) }
+                    try enqueue(w.wrap, purpose: .welcome, relays: hosted.relays + inbox, gate: gate, in: tx, now: now)
                 }
                 group = hosted.group
             case .change(_, let commit):

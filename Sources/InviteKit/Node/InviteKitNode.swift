@@ -43,6 +43,10 @@ public actor InviteKitNode {
     var registry: [String: NodeGroupEntry] = [:]
     /// Connections opened by ``prepareConnections(to:)`` that ``run()`` has not taken yet.
     var preparedConnections: [String: any NostrRelayConnection] = [:]
+    /// Inbox relays (kind 10050) of members being added, by hex key, read by ``addMembers(_:to:timeout:)``:
+    /// their Welcomes go there as well as to the group's relays (PROTOCOL §5.12.6). In memory
+    /// only: a Welcome released after a restart goes to the group's relays.
+    var welcomeInboxes: [String: [String]] = [:]
     /// The runtime's state while ``run()`` runs (`nil` otherwise).
     var runtime: NodeRuntimeState?
 
@@ -83,9 +87,17 @@ public actor InviteKitNode {
         }
         let key = try secret.map { s in try s.withUnsafeBytes { try Secp256k1.PrivateKey(rawRepresentation: $0) } } ?? Secp256k1.PrivateKey(using: rng)
         try IdentityKeyFile.write(key.rawRepresentation, to: home.identityKeyPath)
+        // The account's relay lists go out with the node's first run (PROTOCOL §5.12.6): KeyPackages
+        // are looked up on its kind-10002 write relays and Welcomes sent to its kind-10050 inbox.
+        let lists = relays.isEmpty ? [] : [try RelayList.outbox(relays, createdAt: now).signed(by: key, using: rng),
+                                           try RelayList.inbox(relays, createdAt: now).signed(by: key, using: rng)]
         try store.write { tx in
             try tx.identity.create(publicKey: key.publicKey.rawRepresentation, now: now)
             try tx.identity.setRelays(relays)
+            for list in lists {
+                _ = try tx.outbound.enqueue(eventID: list.id, eventJSON: list.jsonString, kind: list.kind, purpose: .relayList,
+                                            relays: relays, gateEventID: nil, now: now)
+            }
         }
         withExtendedLifetime(lock) {}
         return key.publicKey

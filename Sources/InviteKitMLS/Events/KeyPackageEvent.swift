@@ -131,15 +131,7 @@ public enum KeyPackageEvent {
 
     /// `true` for what MDK's relay parser takes: a `ws://` or `wss://` URL with a host, no
     /// whitespace or control characters, at most 2,048 bytes.
-    public static func isRelayURL(_ url: String) -> Bool {
-        let bytes = Array(url.utf8)
-        guard bytes.count <= 2048, !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7f }) else { return false }
-        let lower = url.lowercased()
-        let rest: Substring
-        if lower.hasPrefix("wss://") { rest = lower.dropFirst(6) } else if lower.hasPrefix("ws://") { rest = lower.dropFirst(5) } else { return false }
-        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        return !host.isEmpty && !host.hasPrefix(":") && !host.hasPrefix("@")
-    }
+    public static func isRelayURL(_ url: String) -> Bool { RelayList.isRelayURL(url) }
 
     /// Checks a `relays` tag's URLs (MIP-00): at least one, each a relay URL (``isRelayURL(_:)``).
     public static func checkRelays(_ relays: [String]) throws {

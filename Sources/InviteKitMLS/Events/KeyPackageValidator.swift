@@ -155,12 +155,21 @@ public enum KeyPackageValidator {
     /// Picks the KeyPackage to invite with from one user's events: invalid ones are dropped (and
     /// reported), then non-last-resort is preferred, then the newest `created_at`, then the smallest
     /// event id (PROTOCOL.md §4.4).
-    public static func select(_ events: [NostrEvent], now: Int64 = UnixTime.now(),
+    /// With `profile`, a valid KeyPackage of the other profile is rejected (`profile_mismatch`):
+    /// a group takes only its own profile's KeyPackages.
+    public static func select(_ events: [NostrEvent], profile: MarmotWireProfile? = nil, now: Int64 = UnixTime.now(),
                               skew: UInt64 = KeyPackageEvent.defaultClockSkew) -> (chosen: ValidatedKeyPackage?, valid: [ValidatedKeyPackage], rejected: [(event: NostrEvent, error: MLSError)]) {
         var valid: [ValidatedKeyPackage] = []
         var rejected: [(event: NostrEvent, error: MLSError)] = []
         for e in events {
-            do { valid.append(try validate(e, now: now, skew: skew)) } catch {
+            do {
+                let v = try validate(e, now: now, skew: skew)
+                if let profile, v.keyPackage.profile != profile {
+                    rejected.append((e, MLSError(.profileMismatch, "a \(v.keyPackage.profile)-profile KeyPackage for a \(profile)-profile group")))
+                } else {
+                    valid.append(v)
+                }
+            } catch {
                 rejected.append((e, error as? MLSError ?? MLSError(.invalidEvent, "\(error)")))
             }
         }

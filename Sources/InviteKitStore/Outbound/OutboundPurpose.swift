@@ -24,4 +24,6 @@ public struct OutboundPurpose: RawRepresentable, Hashable, Sendable, Expressible
     public static let joinRequest: OutboundPurpose = "join_request"
     /// A member's SelfRemove proposal.
     public static let leave: OutboundPurpose = "leave"
+    /// The account's relay lists (kinds 10002 and 10050, PROTOCOL §5.12.6).
+    public static let relayList: OutboundPurpose = "relay_list"
 }
