@@ -42,6 +42,7 @@ test: deps venv mdk build-debug
 	python3 scripts/check-citations.py
 	.venv/bin/python scripts/peer/selftest.py
 	.venv/bin/python scripts/relay/selftest.py
+	.venv/bin/python scripts/marmot/check_current.py
 	$(BIN_DEBUG) vectors verify --dir vectors
 	CI=$${CI:-1} INVITEKIT_REQUIRE_MDK=1 swift test --skip-build --disable-swift-testing
 

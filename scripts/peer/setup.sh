@@ -19,11 +19,11 @@ if [ ! -x "$py" ]; then
 fi
 want="$(sha256sum "$req" | cut -d' ' -f1)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] \
-   && "$py" -c 'import nostr_sdk, nostr_relay, websockets, yaml' 2>/dev/null; then
+   && "$py" -c 'import nostr_sdk, nostr_relay, websockets, yaml, coincurve' 2>/dev/null; then
   exit 0
 fi
 rm -f "$stamp"
 "$py" -m pip install --quiet --disable-pip-version-check -r "$req" >"$venv/.pip-install.log" 2>&1 \
   || { tail -20 "$venv/.pip-install.log" >&2; fail "pip install failed (log: $venv/.pip-install.log)"; }
-"$py" -c 'import nostr_sdk, nostr_relay, websockets, yaml' || fail "installed packages do not import"
+"$py" -c 'import nostr_sdk, nostr_relay, websockets, yaml, coincurve' || fail "installed packages do not import"
 echo "$want" >"$stamp"

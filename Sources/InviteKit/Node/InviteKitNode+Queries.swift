@@ -21,7 +21,8 @@ extension InviteKitNode {
     func summary(of row: StoredGroup) -> NodeGroup? {
         guard let g = try? currentGroup(row.id) else { return nil }
         return NodeGroup(id: row.id, nostrGroupID: row.nostrGroupID, name: row.name, role: g.isAdmin ? .admin : .member,
-                         hostsInvites: hostedGroup(row.id) != nil, epoch: g.epoch, relays: row.relays, isRemoved: row.removedAt != nil)
+                         hostsInvites: hostedGroup(row.id) != nil, epoch: g.epoch, relays: row.relays, isRemoved: row.removedAt != nil,
+                         profile: g.profile)
     }
 
     /// A group's members with their admin flag (MIP-01 group data), and its epoch.

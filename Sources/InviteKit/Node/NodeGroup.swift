@@ -17,4 +17,6 @@ public struct NodeGroup: Sendable, Hashable, Identifiable {
     public let relays: [String]
     /// A Commit removed this node: the group is kept for its history, nothing more is read.
     public let isRemoved: Bool
+    /// The group's Marmot profile, fixed for its life (PROTOCOL §5.12).
+    public let profile: MarmotWireProfile
 }

@@ -133,9 +133,11 @@ extension MLSGroupState {
         try verifyConfirmationTag(groupInfo.confirmationTag, key: epochSecrets.confirmationKey, confirmed: context.confirmedTranscriptHash)
         let interim = TranscriptHashes.interim(confirmed: context.confirmedTranscriptHash, confirmationTag: groupInfo.confirmationTag)
         let secretTree = try SecretTree(encryptionSecret: epochSecrets.encryptionSecret, leafCount: tree.leafCount, suite: suite)
-        return MLSGroupState(groupContext: context, tree: tree, signatureKey: opening.bundle.signaturePrivateKey,
+        var state = MLSGroupState(groupContext: context, tree: tree, signatureKey: opening.bundle.signaturePrivateKey,
                              privateTree: privateTree, epochSecrets: epochSecrets, interimTranscriptHash: interim, secretTree: secretTree,
                              retainedEpochs: [], proposalCache: [])
+        state.welcomeSigner = groupInfo.signer
+        return state
     }
 
     /// Decrypts a Welcome's GroupInfo with `welcome_key`/`welcome_nonce` (RFC 9420 §12.4.3.1).

@@ -33,6 +33,9 @@ public struct MLSGroupState: Sendable {
     var proposalCache: [CachedProposal]
     /// `true` once a commit removed this member (RFC 9420 §12.1.3): only past epochs remain readable.
     public internal(set) var isRemoved = false
+    /// The leaf that signed the GroupInfo of the Welcome this state was joined from (RFC 9420
+    /// §12.4.3.1), until the first save: the Marmot layer checks it is an admin. Not stored.
+    package internal(set) var welcomeSigner: UInt32?
     /// The last tree encoding ``serialized()`` made, shared by the copies of this state: a save
     /// after a message (same tree) copies it instead of encoding every node again.
     private(set) var treeEncoding = TreeEncodingCache()

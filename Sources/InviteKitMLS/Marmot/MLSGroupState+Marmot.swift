@@ -22,6 +22,7 @@ extension MLSGroupState: MarmotEngine {
     public var ownIdentity: [UInt8] { tree.leaf(ownLeaf)?.credential.identity ?? [] }
     public var memberIdentities: [[UInt8]] { members.map(\.identity) }
     public var groupContextExtensions: [MLSExtension] { groupContext.extensions }
+    public var welcomeSignerIdentity: [UInt8]? { welcomeSigner.flatMap { tree.leaf($0)?.credential.identity } }
 
     public mutating func sealApplication(_ data: [UInt8], rng: RandomSource) throws -> [UInt8] {
         try encryptApplication(data, authenticatedData: [], padTo: 0, rng: rng)

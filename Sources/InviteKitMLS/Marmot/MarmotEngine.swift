@@ -23,6 +23,9 @@ public protocol MarmotEngine: Sendable {
     var memberIdentities: [[UInt8]] { get }
     /// The GroupContext extensions of the current epoch.
     var groupContextExtensions: [MLSExtension] { get }
+    /// Right after a join: the credential identity of the member that signed the Welcome's
+    /// GroupInfo (`nil` when the engine does not say).
+    var welcomeSignerIdentity: [UInt8]? { get }
 
     /// `MLS-Exporter(label, context, length)` of the current epoch (RFC 9420 §8.5).
     func exporter(label: String, context: [UInt8], length: Int) -> SecureBytes
@@ -48,6 +51,7 @@ public protocol MarmotEngine: Sendable {
 }
 
 extension MarmotEngine {
+    public var welcomeSignerIdentity: [UInt8]? { nil }
     public func serialized(relativeTo base: Self?) -> SecureBytes { serialized() }
     public init(serialized data: SecureBytes, relativeTo base: Self?) throws { try self.init(serialized: data) }
 }

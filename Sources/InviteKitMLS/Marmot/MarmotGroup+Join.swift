@@ -2,6 +2,15 @@ import InviteKitCrypto
 import InviteKitNostr
 
 extension MarmotGroup {
+    /// The one rule for who may welcome: the gift wrap's verified sender must be an admin, and in
+    /// the current profile so must the GroupInfo's signer (MDK v0.9.14 `group_lifecycle.rs:1090`).
+    static func checkWelcomeSender(_ sender: [UInt8], state: Engine, data: MarmotGroupData) throws {
+        guard data.isAdmin(sender) else { throw MLSError(.invalidWelcome, "Welcome was not sent by an admin of the group") }
+        if data.profile == .current, let signer = state.welcomeSignerIdentity, !data.isAdmin(signer) {
+            throw MLSError(.invalidWelcome, "the Welcome's GroupInfo was not signed by an admin of the group")
+        }
+    }
+
     /// Joins from a gift-wrapped Welcome: unwraps it (NIP-59), reads the kind-444 rumor
     /// (``MarmotWelcomeRumor``) and joins with the stored KeyPackage it names.
     public static func join(giftWrap: NostrEvent, recipient: Secp256k1.PrivateKey, store: KeyPackageStore) throws -> MarmotGroup {
@@ -27,7 +36,7 @@ extension MarmotGroup {
         }
         let state = try Engine.join(welcomeMessage: parsed.welcomeMessage, bundle: found.bundle)
         let data = try MarmotGroupData(extensions: state.groupContextExtensions)
-        guard data.isAdmin(gift.sender.rawRepresentation) else { throw MLSError(.invalidWelcome, "Welcome was not sent by an admin of the group") }
+        try checkWelcomeSender(gift.sender.rawRepresentation, state: state, data: data)
         try store.consume(reference: found.ref)
         return MarmotGroup(state: state, groupData: data)
     }
@@ -80,7 +89,7 @@ extension MarmotGroup where Engine == MLSGroupState {
         }
         let state = try MLSGroupState.join(opened.opening, ratchetTree: tree)
         let data = try MarmotGroupData(extensions: state.groupContextExtensions)
-        guard data.isAdmin(opened.sender) else { throw MLSError(.invalidWelcome, "Welcome was not sent by an admin of the group") }
+        try checkWelcomeSender(opened.sender, state: state, data: data)
         try store.consume(reference: opened.reference)
         return MarmotGroup(state: state, groupData: data)
     }

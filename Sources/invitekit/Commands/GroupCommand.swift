@@ -30,12 +30,14 @@ struct GroupCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "new", abstract: "Create a group with this node as its admin; print its id.")
         @OptionGroup var options: HomeOptions
         @Option(help: "The group's name.") var name: String
+        @OptionGroup var profile: ProfileOption
+        @Flag(name: .customLong("out-of-band-tree"), help: "Negotiate InviteKit's out-of-band ratchet tree (current profile; only InviteKit members can join).") var outOfBandTree = false
 
         func run() async throws {
             try await runReportingErrors {
                 let node = try InviteKitNode(home: try options.intact())
-                let group = try await node.createGroup(name: name)
-                NodeOutput.emit(options.json, ["group": group.id, "nostr_group_id": group.nostrGroupID, "name": name],
+                let group = try await node.createGroup(name: name, profile: profile.profile, outOfBandTree: outOfBandTree)
+                NodeOutput.emit(options.json, ["group": group.id, "nostr_group_id": group.nostrGroupID, "name": name, "profile": group.profile.rawValue],
                                 text: group.id)
             }
         }
