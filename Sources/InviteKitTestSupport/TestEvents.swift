@@ -17,12 +17,15 @@ public enum TestEvents {
         return e
     }
 
-    /// An outsider's kind-445 event for the group with `h` tag `nostrGroupID`: well formed as
-    /// MIP-03 asks (the encoding tag, padded base64 of `bytes` random bytes, so past the size of
-    /// a nonce and a tag), signed by a fresh key, and opened by no key.
-    public static func junkGroupEvent(nostrGroupID: String, bytes: Int, rng: RandomSource = SystemRandom(), createdAt: Int64? = nil) -> NostrEvent {
-        try! EventTemplate(kind: 445, content: Base64.encode(rng.bytes(bytes)), tags: [["h", nostrGroupID], ["encoding", "base64"]],
-                           createdAt: createdAt).signed(by: Secp256k1.PrivateKey(using: rng), using: rng)
+    /// An outsider's kind-445 event for the group with `h` tag `nostrGroupID`: well formed as the
+    /// current profile asks (one `h` tag; with `mipForm`, MIP-03's encoding tag too), padded base64
+    /// of `bytes` random bytes, so past the size of a nonce and a tag, signed by a fresh key, and
+    /// opened by no key.
+    public static func junkGroupEvent(nostrGroupID: String, bytes: Int, rng: RandomSource = SystemRandom(), createdAt: Int64? = nil,
+                                      mipForm: Bool = false) -> NostrEvent {
+        let tags = mipForm ? [["h", nostrGroupID], ["encoding", "base64"]] : [["h", nostrGroupID]]
+        return try! EventTemplate(kind: 445, content: Base64.encode(rng.bytes(bytes)), tags: tags,
+                                  createdAt: createdAt).signed(by: Secp256k1.PrivateKey(using: rng), using: rng)
     }
 
     public static func uniqueTag() -> String { Hex.encode(SystemRandom().bytes(8)) }

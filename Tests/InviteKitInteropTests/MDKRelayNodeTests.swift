@@ -40,7 +40,7 @@ final class MDKRelayNodeTests: XCTestCase {
     func testAnMDKMemberJoinsTalksUpdatesAndIsRemovedOverTheRelay() async throws {
         let ada = world.home("ada")
         XCTAssertEqual(try world.cli.run(["init", "--home", ada, "--relay", world.relay.url]).status, 0)
-        let made = json(try world.cli.run(["group", "new", "--home", ada, "--name", "mixed", "--json"]).output)
+        let made = json(try world.cli.run(["group", "new", "--home", ada, "--name", "mixed", "--profile", "mip", "--json"]).output)
         let group = try XCTUnwrap(made["group"] as? String)
         let nostrGroupID = try XCTUnwrap(made["nostr_group_id"] as? String)
         let pool = RelayPool(urls: [world.relay.url])

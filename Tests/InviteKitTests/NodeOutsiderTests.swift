@@ -78,7 +78,7 @@ final class NodeOutsiderTests: XCTestCase {
         [node.home.databasePath, node.home.databasePath + "-wal"].map { FileManager.default.contents(atPath: $0) }
     }
 
-    /// Junk that passes every check up to the AEAD open (encoding tag, base64, a valid signature)
+    /// Junk that passes every check up to the AEAD open (one h tag, base64, a valid signature)
     /// joins the buffer of a joined and of a hosted group without any write: the state, the
     /// database files and the messages stay as they were until the run loop's round saves the
     /// buffer in one transaction and reports the evictions once.

@@ -73,14 +73,15 @@ extension MarmotGroup {
             let hash = SHA256.hash(Array(event.content.utf8))
             if seenContentHashes.contains(hash) {
                 // The same ciphertext in another wrapper: never a new commit, but the better wrapper
-                // becomes the ordering key, as every member converges on it.
+                // becomes the ordering key, as every member converges on it. Nothing else of a copy
+                // is kept: re-signed copies must not grow the state or cost a write (issue 31, D3).
                 if let i = snapshots.firstIndex(where: { $0.contentHash == hash }),
                    Self.precedes(event.createdAt, event.id, snapshots[i].createdAt, snapshots[i].eventID) {
                     snapshots[i].createdAt = event.createdAt
                     snapshots[i].eventID = event.id.lowercased()
+                    return Step(outcomes: [.duplicate], changed: true)
                 }
-                seenEventIDs.insert(event.id.lowercased())
-                return Step(outcomes: [.duplicate], changed: true)
+                return Step(outcomes: [.duplicate])
             }
             guard sealed.count >= GroupEventCipher.minimumSealedByteCount else {
                 return Step(outcomes: [.rejected(MLSError(.invalidEvent, "kind-445 content is \(sealed.count) bytes, under a nonce and a tag"))])
@@ -103,7 +104,10 @@ extension MarmotGroup {
                     return Step(outcomes: [.buffered], buffer: true)
                 }
             } else {
-                outcomes = [try receiveOther(message, header: header)]
+                let outcome = try receiveOther(message, header: header)
+                // A refused message leaves no trace: the state is as before (issue 31, D2).
+                if case .rejected = outcome { return Step(outcomes: [outcome]) }
+                outcomes = [outcome]
             }
             seenEventIDs.insert(event.id.lowercased())
             seenContentHashes.insert(hash)
@@ -128,10 +132,15 @@ extension MarmotGroup {
         return nil
     }
 
+    /// Processes a non-commit message on a copy of the state, kept only when the message is
+    /// accepted: a refused proposal is not cached, and one member's SelfRemove is cached once.
     mutating func receiveOther(_ message: [UInt8], header: MarmotMessageHeader) throws -> MarmotOutcome {
-        switch try state.processMessage(message) {
+        var next = state
+        switch try next.processMessage(message) {
         case let .application(sender, data):
-            return .message(try MarmotApplicationMessage.decode(data, senderIdentity: sender), epoch: header.epoch)
+            let decoded = try MarmotApplicationMessage.decode(data, senderIdentity: sender)
+            state = next
+            return .message(decoded, epoch: header.epoch)
         case let .proposal(sender, selfRemove):
             guard selfRemove else { return .rejected(MLSError(.invalidValue, "only SelfRemove proposals are expected")) }
             if profile == .current, groupData.isAdmin(sender) {
@@ -139,10 +148,14 @@ extension MarmotGroup {
                 return .rejected(MLSError(.notAdmin, "an admin's SelfRemove: admins give up admin rights first"))
             }
             let pubkey = Hex.encode(sender)
-            if !leaveRequests.contains(pubkey) { leaveRequests.append(pubkey) }
+            guard !leaveRequests.contains(pubkey) else {
+                return .rejected(MLSError(.invalidProposal, "a second SelfRemove from the same member this epoch"))
+            }
+            state = next
+            leaveRequests.append(pubkey)
             return .leaveRequest(pubkey: pubkey)
         case .commit:
-            // Not thrown: the engine applied it, so the caller must still save.
+            // Applied only to the copy, which is dropped: the state is as before.
             return .rejected(MLSError(.invalidValue, "a commit framed as another content type"))
         }
     }

@@ -33,8 +33,9 @@ extension MarmotGroup {
                     v.writeVector { k in for e in s.keyPackageEvents.values.sorted(by: { $0.id < $1.id }) { k.writeOpaque(e.jsonBytes) } }
                 }
             }
-            w.writeVector { v in for id in seenEventIDs.sorted() { v.writeOpaque(Array(id.utf8)) } }
-            w.writeVector { v in for h in seenContentHashes.sorted(by: { $0.lexicographicallyPrecedes($1) }) { v.writeOpaque(h) } }
+            // Oldest first, so a reader keeps the newest when it bounds them.
+            w.writeVector { v in for id in seenEventIDs.order { v.writeOpaque(Array(id.utf8)) } }
+            w.writeVector { v in for h in seenContentHashes.order { v.writeOpaque(h) } }
             w.writeVector { v in for p in leaveRequests { v.writeOpaque(Array(p.utf8)) } }
         }
     }
@@ -80,8 +81,8 @@ extension MarmotGroup {
                 for e in try v.readVector({ try event(&$0) }) { kp[e.pubkey] = e }
                 return Snapshot(state: s, groupData: data, createdAt: createdAt, eventID: id, contentHash: hash, added: added, keyPackageEvents: kp)
             }
-            group.seenEventIDs = Set(try r.readVector { try text(&$0) })
-            group.seenContentHashes = Set(try r.readVector { try $0.readOpaque() })
+            group.seenEventIDs = BoundedSeenSet(try r.readVector { try text(&$0) }, limit: MarmotProfile.seenEventLimit)
+            group.seenContentHashes = BoundedSeenSet(try r.readVector { try $0.readOpaque() }, limit: MarmotProfile.seenEventLimit)
             if version == 1 {
                 for e in try r.readVector({ try MarmotEventBuffer.storedEvent(&$0) }) { group.buffer.append(e) }
             }

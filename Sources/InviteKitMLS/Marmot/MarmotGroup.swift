@@ -22,8 +22,8 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
     public internal(set) var state: Engine
     public internal(set) var groupData: MarmotGroupData
     var snapshots: [Snapshot] = []
-    var seenEventIDs: Set<String> = []
-    var seenContentHashes: Set<[UInt8]> = []
+    var seenEventIDs = BoundedSeenSet<String>(limit: MarmotProfile.seenEventLimit)
+    var seenContentHashes = BoundedSeenSet<[UInt8]>(limit: MarmotProfile.seenEventLimit)
     /// Events waiting for a key (PROTOCOL.md §5.9). Not part of ``serialized()``: a caller that
     /// keeps them across restarts saves ``MarmotEventBuffer/serialized()`` on its own, when a
     /// ``MarmotReceipt`` says the buffer changed, and sets it back after loading the group.

@@ -41,6 +41,9 @@ package enum MarmotProfile {
     /// A kind-445 event whose content is longer than this (bytes) is refused before any other
     /// check (`too_large`): the relay event limit of PROTOCOL.md §5.4, so no genuine event is.
     package static let maxGroupEventContentBytes = 64 * 1024
+    /// At most this many event ids, and as many content hashes, are remembered per group to drop
+    /// replays early (PROTOCOL.md §5.9; `BoundedSeenSet`).
+    package static let seenEventLimit = 256
     /// At most this many kind-445 events wait per group for a key (PROTOCOL.md §5.9).
     package static let bufferedEventLimit = 256
     /// At most this many bytes of kind-445 event JSON wait per group for a key (PROTOCOL.md §5.9).

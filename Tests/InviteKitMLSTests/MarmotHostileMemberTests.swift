@@ -1,0 +1,92 @@
+import XCTest
+import InviteKitCrypto
+import InviteKitNostr
+@testable import InviteKitMLS
+import InviteKitTestSupport
+
+/// What a member or an outsider sends must not grow a group's state it does not earn (issue 31,
+/// D2–D4; PROTOCOL §5.9): refused proposals leave no trace, re-signed copies of an event cost no
+/// write, and the record of seen events is bounded.
+final class MarmotHostileMemberTests: XCTestCase {
+    typealias G = MarmotGroup<MLSGroupState>
+    let now: Int64 = 1_800_000_000
+    let relays = ["wss://relay.example.com"]
+
+    func pair(profile: MarmotWireProfile = .current) throws -> (admin: G, member: G) {
+        let ada = Secp256k1.PrivateKey(), bob = Secp256k1.PrivateKey(), store = MemoryKeyPackageStore()
+        let (_, bundle) = try KeyPackageEvent.create(nostrKey: ada, relays: relays, lastResort: false, profile: profile, now: now)
+        var a = try G.create(creator: bundle, name: "g", relays: relays, rng: SeededRandom(seed: 9))
+        let (event, b) = try KeyPackageEvent.create(nostrKey: bob, relays: relays, lastResort: false, profile: profile, now: now)
+        try store.save(b)
+        let pending = try a.commit(adding: [try KeyPackageValidator.validate(event, now: now)], now: now)
+        let wraps = try a.confirmPublished(pending, acknowledgedBy: relays, wrappingWelcomesFrom: ada, now: now)
+        return (a, try G.join(giftWrap: wraps[0], recipient: bob, store: store))
+    }
+
+    func key(_ g: G) -> SecureBytes {
+        g.state.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
+                         length: MarmotProfile.groupEventKeyLength)
+    }
+
+    /// D2: 150 proposals of 40 KB that the group does not take are refused and change nothing.
+    func testRefusedProposalsLeaveNoTrace() throws {
+        for profile in MarmotWireProfile.allCases {
+            var (a, b) = try pair(profile: profile)
+            let before = a.serialized().exportBytes()
+            for i in 0..<150 {
+                let big = [MLSExtension(type: 0xff00, data: [UInt8](repeating: UInt8(i & 0xff), count: 40_000))]
+                let (message, _) = try b.state.propose(.groupContextExtensions(big), wireFormat: .publicMessage, authenticatedData: [],
+                                                       rng: SystemRandom())
+                let event = try MarmotGroupEvent.make(mlsMessage: message, nostrGroupID: a.nostrGroupID, key: key(a), profile: profile,
+                                                      createdAt: now + Int64(i))
+                let receipt = a.ingest(event: event, now: now + 200)
+                guard case .rejected? = receipt.outcomes.first else { return XCTFail("\(profile): proposal \(i) not refused") }
+                XCTAssertFalse(receipt.stateChanged, "\(profile): a refused proposal reported a state change")
+            }
+            XCTAssertEqual(a.serialized().exportBytes(), before, "\(profile): refused proposals grew the state")
+            // The next real message still reads.
+            let m = try b.message(EventTemplate(kind: 9, content: "still here"), now: now + 300)
+            guard case .message? = a.receive(event: m, now: now + 300).first else { return XCTFail("\(profile): message after the flood") }
+        }
+    }
+
+    /// D3: one group event re-signed under 3,000 fresh keys is a duplicate every time, and no
+    /// copy changes the state.
+    func testResignedCopiesAreDuplicatesThatCostNoWrite() throws {
+        var (a, b) = try pair()
+        let m = try b.message(EventTemplate(kind: 9, content: "once"), now: now)
+        guard case .message? = a.receive(event: m, now: now).first else { return XCTFail("first copy") }
+        let before = a.serialized().exportBytes()
+        for i in 0..<3_000 {
+            let copy = try EventTemplate(kind: m.kind, content: m.content, tags: m.tags, createdAt: m.createdAt + 1 + Int64(i % 50))
+                .signed(by: Secp256k1.PrivateKey())
+            let receipt = a.ingest(event: copy, now: now + 100)
+            guard case .duplicate? = receipt.outcomes.first else { return XCTFail("copy \(i) was not a duplicate") }
+            XCTAssertFalse(receipt.stateChanged)
+        }
+        XCTAssertEqual(a.serialized().exportBytes(), before, "copies grew the state")
+    }
+
+    /// D4: the record of seen events stops growing: the state after 1,000 messages is the size of
+    /// the state after 300.
+    func testTheSeenRecordIsBounded() throws {
+        var (a, b) = try pair()
+        var sizes: [Int: Int] = [:]
+        for i in 1...1_000 {
+            let m = try b.message(EventTemplate(kind: 9, content: "m\(i % 10)"), now: now)
+            guard case .message? = a.receive(event: m, now: now).first else { return XCTFail("message \(i)") }
+            if i == 300 || i == 1_000 { sizes[i] = a.serialized().count }
+        }
+        let at300 = try XCTUnwrap(sizes[300]), at1000 = try XCTUnwrap(sizes[1_000])
+        XCTAssertLessThanOrEqual(at1000, at300 + 64, "the state grew with messages: \(at300) → \(at1000) bytes")
+        XCTAssertEqual(a.seenEventIDs.count, MarmotProfile.seenEventLimit)
+        // A replay the record forgot is still refused further in, and changes nothing.
+        let first = try b.message(EventTemplate(kind: 9, content: "old"), now: now)
+        _ = a.receive(event: first, now: now)
+        for i in 0..<MarmotProfile.seenEventLimit { _ = a.receive(event: try b.message(EventTemplate(kind: 9, content: "n\(i)"), now: now), now: now) }
+        let before = a.serialized().exportBytes()
+        let receipt = a.ingest(event: first, now: now)
+        if case .message? = receipt.outcomes.first { XCTFail("a forgotten replay was read twice") }
+        XCTAssertEqual(a.serialized().exportBytes(), before)
+    }
+}
