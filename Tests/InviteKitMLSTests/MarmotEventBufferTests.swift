@@ -142,10 +142,12 @@ final class MarmotEventBufferTests: XCTestCase {
     func testVersionOneStateIsMigratedAndUnknownVersionsRefused() throws {
         var (alice, bob) = try pair()
         let waiting = [junk(bob), junk(bob)]
-        let v2 = bob.serialized().exportBytes()
-        // v1 = v2's fields with `opaque buffered_events<V>` before the last field (leave requests).
+        let v2 = bob.serialized().exportBytes()  // the current version, 3
+        // v1 = v3's fields with `opaque buffered_events<V>` before the last field (leave requests);
+        // bob has no snapshot, whose second field is all that differs between 1, 2 and 3.
+        XCTAssertTrue(bob.snapshots.isEmpty)
         var r = TLSReader(v2)
-        XCTAssertEqual(try r.readUInt8(), 2)
+        XCTAssertEqual(try r.readUInt8(), 3)
         let engine = try r.readOpaque(), snapshots = try r.readOpaque(), ids = try r.readOpaque(), hashes = try r.readOpaque()
         let leave = try r.readOpaque()
         try r.finish()
@@ -156,16 +158,16 @@ final class MarmotEventBufferTests: XCTestCase {
         w.writeOpaque(leave)
         var migrated = try G(serialized: SecureBytes(copying: w.bytes))
         XCTAssertEqual(migrated.buffer.events, waiting)
-        XCTAssertEqual(migrated.serialized().exportBytes(), v2, "rewritten as version 2")
+        XCTAssertEqual(migrated.serialized().exportBytes(), v2, "rewritten as version 3")
         let m = try alice.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "after migration"), now: now)
         guard case .message? = migrated.receive(event: m, now: now).first else { return XCTFail("migrated state reads") }
 
-        for version: UInt8 in [0, 3, 255] {
+        for version: UInt8 in [0, 4, 255] {
             XCTAssertThrowsError(try G(serialized: SecureBytes(copying: [version] + v2.dropFirst()))) {
                 XCTAssertEqual(($0 as? MLSError)?.code, .unsupportedVersion)
             }
         }
-        // A version-1 reader's layout applied to version-2 bytes does not fit: refused.
+        // A version-1 reader's layout applied to version-3 bytes does not fit: refused.
         XCTAssertThrowsError(try G(serialized: SecureBytes(copying: [1] + v2.dropFirst())))
     }
 }

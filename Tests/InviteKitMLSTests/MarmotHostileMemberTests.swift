@@ -89,4 +89,53 @@ final class MarmotHostileMemberTests: XCTestCase {
         if case .message? = receipt.outcomes.first { XCTFail("a forgotten replay was read twice") }
         XCTAssertEqual(a.serialized().exportBytes(), before)
     }
+
+    /// D1: a removed member cannot undo its removal with a self-update from its copy of the state
+    /// dated before the removal, whichever of the two commits a member sees first, in both profiles.
+    func testARemovedMemberCannotDateItsWayBackIn() throws {
+        for profile in MarmotWireProfile.allCases {
+            let ada = Secp256k1.PrivateKey(), bob = Secp256k1.PrivateKey(), xena = Secp256k1.PrivateKey()
+            let stores = [MemoryKeyPackageStore(), MemoryKeyPackageStore()]
+            let (_, bundle) = try KeyPackageEvent.create(nostrKey: ada, relays: relays, lastResort: false, profile: profile, now: now)
+            var a = try G.create(creator: bundle, name: "g", relays: relays, rng: SeededRandom(seed: 11))
+            var kps: [ValidatedKeyPackage] = []
+            for (k, store) in zip([bob, xena], stores) {
+                let (e, b) = try KeyPackageEvent.create(nostrKey: k, relays: relays, lastResort: false, profile: profile, now: now)
+                try store.save(b)
+                kps.append(try KeyPackageValidator.validate(e, now: now))
+            }
+            let add = try a.commit(adding: kps, now: now)
+            let wraps = try a.confirmPublished(add, acknowledgedBy: relays, wrappingWelcomesFrom: ada, now: now)
+            var b = try G.join(giftWrap: wraps[0], recipient: bob, store: stores[0])
+            var x = try G.join(giftWrap: wraps[1], recipient: xena, store: stores[1])
+            var bobFirstSeesTheForgery = b
+
+            let removal = try a.commit(removing: [xena.publicKey.rawRepresentation], now: now + 100)
+            _ = try a.confirmPublished(removal, acknowledgedBy: relays, now: now + 100)
+            guard case .commitApplied? = b.receive(event: removal.event, now: now + 200).first else { return XCTFail("\(profile): removal") }
+            // Xena, from her copy of the epoch before, commits a self-update dated 30 s earlier.
+            let forged = try x.selfUpdate(now: now + 70)
+            _ = try x.confirmPublished(forged, acknowledgedBy: relays, now: now + 70)
+
+            for (name, outcome) in [("ada", a.receive(event: forged.event, now: now + 200).first), ("bob", b.receive(event: forged.event, now: now + 200).first)] {
+                guard case .superseded? = outcome else { return XCTFail("\(profile): \(name) took the removed member's commit: \(String(describing: outcome))") }
+            }
+            // A member who sees the forgery first rolls back to the removal when it arrives.
+            guard case .commitApplied? = bobFirstSeesTheForgery.receive(event: forged.event, now: now + 200).first else {
+                return XCTFail("\(profile): the forgery alone should apply")
+            }
+            guard case .rolledBack? = bobFirstSeesTheForgery.receive(event: removal.event, now: now + 200).first else {
+                return XCTFail("\(profile): the removal did not win over the earlier-dated forgery")
+            }
+            for g in [a, b, bobFirstSeesTheForgery] {
+                XCTAssertFalse(g.state.memberIdentities.contains(xena.publicKey.rawRepresentation), "\(profile)")
+                XCTAssertEqual(g.epoch, a.epoch)
+            }
+            // Her next message is read by nobody, and the decision survives a save and a restore.
+            let restored = try G(serialized: bobFirstSeesTheForgery.serialized())
+            XCTAssertEqual(restored.snapshots.last?.committer, ada.publicKey.rawRepresentation)
+            let hers = try x.message(EventTemplate(kind: 9, content: "back in"), now: now + 300)
+            if case .message? = a.receive(event: hers, now: now + 300).first { XCTFail("\(profile): the removed member was read") }
+        }
+    }
 }

@@ -7,8 +7,9 @@ import InviteKitMLS
 /// changed.
 extension MarmotGroup: NodeGroupEngine where Engine == MLSGroupState {
     static var engineName: String { "marmot-mls" }
-    /// 1 and 2: ``MarmotGroup/serialized()`` of that version, tree included; 3: version 2
-    /// without the tree, whose chunks are rows apart.
+    /// 1 and 2: ``MarmotGroup/serialized()`` of that version, tree included; 3: the state without
+    /// the tree, whose chunks are rows apart (the blob carries its own format byte, 2 or 3, which
+    /// ``MarmotGroup/init(serialized:apartTree:)`` reads).
     package static var engineVersion: Int { 3 }
     func serializedState() -> SecureBytes? { serializedWithoutTree() }
 

@@ -54,6 +54,23 @@ extension MarmotGroup {
         }
     }
 
+    /// Whether a commit for an epoch this member already left displaces the commit applied there
+    /// (PROTOCOL §5.9, "Removal wins"; issue 31, D1). Between two commits of one epoch where one
+    /// removes the other's committer, the removing one wins, whatever the timestamps: a removed
+    /// member cannot undo its removal by dating a commit of its own earlier, and every member
+    /// decides alike from what both commits do. Otherwise MIP-03's order decides (earliest
+    /// `created_at`, then the smallest id), which an MDK 0.8 member shares.
+    static func displaces(incoming: (createdAt: Int64, id: String, info: MarmotCommitInfo), applied: Snapshot,
+                          appliedRemoved: Set<[UInt8]>) -> Bool {
+        let incomingRemovesApplied = !applied.committer.isEmpty && incoming.info.removed.contains(applied.committer)
+        let appliedRemovesIncoming = appliedRemoved.contains(incoming.info.committer)
+        switch (incomingRemovesApplied, appliedRemovesIncoming) {
+        case (true, false): return true
+        case (false, true): return false
+        default: return precedes(incoming.createdAt, incoming.id, applied.createdAt, applied.eventID)
+        }
+    }
+
     /// `(a_created_at, a_id) < (b_created_at, b_id)`: MIP-03's order, ids compared as lowercase hex.
     static func precedes(_ aTime: Int64, _ aID: String, _ bTime: Int64, _ bID: String) -> Bool {
         aTime != bTime ? aTime < bTime : aID.lowercased() < bID.lowercased()
@@ -191,7 +208,7 @@ extension MarmotGroup {
         if !state.isRemoved, header.epoch == state.epoch {
             let (next, newData, info) = try Self.apply(message, to: state, data: groupData)
             pushSnapshot(Snapshot(state: state, groupData: groupData, createdAt: event.createdAt, eventID: event.id.lowercased(),
-                                  contentHash: hash, added: info.added, keyPackageEvents: [:]))
+                                  contentHash: hash, added: info.added, keyPackageEvents: [:], committer: info.committer))
             state = next
             groupData = newData
             leaveRequests = []
@@ -205,8 +222,12 @@ extension MarmotGroup {
             throw MLSError(.staleCommit, "commit for epoch \(header.epoch), older than the retained epochs")
         }
         let snap = snapshots[i]
-        guard Self.precedes(event.createdAt, event.id, snap.createdAt, snap.eventID) else { return [.superseded(epoch: header.epoch)] }
         let (next, newData, info) = try Self.apply(message, to: snap.state, data: snap.groupData)
+        let after = i + 1 < snapshots.count ? snapshots[i + 1].state : state
+        let appliedRemoved = Set(snap.state.memberIdentities).subtracting(after.memberIdentities)
+        guard Self.displaces(incoming: (event.createdAt, event.id, info), applied: snap, appliedRemoved: appliedRemoved) else {
+            return [.superseded(epoch: header.epoch)]
+        }
         // The abandoned branch: every commit applied from this epoch on.
         let members = Set(next.memberIdentities)
         var lost: [MarmotLostAdd] = []
@@ -217,7 +238,7 @@ extension MarmotGroup {
         }
         snapshots.removeSubrange(i...)
         pushSnapshot(Snapshot(state: snap.state, groupData: snap.groupData, createdAt: event.createdAt, eventID: event.id.lowercased(),
-                              contentHash: hash, added: info.added, keyPackageEvents: [:]))
+                              contentHash: hash, added: info.added, keyPackageEvents: [:], committer: info.committer))
         state = next
         groupData = newData
         leaveRequests = []

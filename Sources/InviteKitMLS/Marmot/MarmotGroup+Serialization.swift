@@ -3,16 +3,19 @@ import InviteKitNostr
 
 extension MarmotGroup {
     /// The format byte of ``serialized()``.
-    public static var serializationVersion: UInt8 { 2 }
-    /// The versions ``init(serialized:)`` reads: 1 (which also held the buffered events) and 2.
-    public static var readableSerializationVersions: ClosedRange<UInt8> { 1...2 }
+    public static var serializationVersion: UInt8 { 3 }
+    /// The versions ``init(serialized:)`` reads: 1 (which also held the buffered events), 2 (a
+    /// snapshot's group data where 3 has its committer) and 3.
+    public static var readableSerializationVersions: ClosedRange<UInt8> { 1...3 }
     static var envelope: VersionedEnvelope { VersionedEnvelope("Marmot state", version: serializationVersion, readable: readableSerializationVersions) }
 
     /// The member's Marmot state as versioned bytes, in zeroizing storage because it holds every
-    /// secret (PROTOCOL.md §5.10): `uint8 version = 2; opaque engine<V>; Snapshot snapshots<V>;
+    /// secret (PROTOCOL.md §5.10): `uint8 version = 3; opaque engine<V>; Snapshot snapshots<V>;
     /// opaque seen_event_ids<V>; opaque seen_content_hashes<V>; opaque leave_requests<V>;` with
-    /// `Snapshot = { opaque engine<V>; opaque group_data<V>; uint64 created_at; opaque event_id<V>;
-    /// opaque content_hash<V>; opaque added<V>; opaque key_package_events<V>; }`. Events are kept
+    /// `Snapshot = { opaque engine<V>; opaque committer<V>; uint64 created_at; opaque event_id<V>;
+    /// opaque content_hash<V>; opaque added<V>; opaque key_package_events<V>; }` (`committer`:
+    /// the applied commit's committer, 32 bytes; version 2 held the group data there, which the
+    /// snapshot's GroupContext gives anyway). Seen ids and hashes are oldest first. Events are kept
     /// as their JSON; the Nostr identity key is never part of it, nor is ``buffer``: nothing an
     /// outsider sends grows it. A snapshot's engine is stored relative to the current one
     /// (``MarmotEngine/serialized(relativeTo:)``: for ``MLSGroupState``, its tree as a delta).
@@ -25,7 +28,7 @@ extension MarmotGroup {
             w.writeVector { v in
                 for s in snapshots {
                     s.state.serialized(relativeTo: state).withUnsafeBytes { v.writeOpaque($0) }
-                    v.writeOpaque(s.groupData.profile == .mip ? s.groupData.tlsSerialized : [])
+                    v.writeOpaque(s.committer)
                     v.writeUInt64(UInt64(bitPattern: s.createdAt))
                     v.writeOpaque(Array(s.eventID.utf8))
                     v.writeOpaque(s.contentHash)
@@ -69,9 +72,11 @@ extension MarmotGroup {
             var group = MarmotGroup(state: current, groupData: try MarmotGroupData(extensions: current.groupContextExtensions))
             group.snapshots = try r.readVector { v in
                 let s = try engine(&v) { try Engine(serialized: $0, relativeTo: current) }
-                // The stored group data (kept for the format) is what the snapshot's own
-                // GroupContext says, in either profile; the GroupContext is the one source.
-                _ = try v.skipOpaque()
+                // Version 3: the committer. Versions 1 and 2 stored the group data there, which
+                // is what the snapshot's own GroupContext says; the GroupContext is the one source.
+                var committer: [UInt8] = []
+                if version >= 3 { committer = try v.readOpaque() } else { _ = try v.skipOpaque() }
+                guard committer.isEmpty || committer.count == 32 else { throw MLSError(.invalidValue, "stored committer is not 32 bytes") }
                 let data = try MarmotGroupData(extensions: s.groupContextExtensions)
                 let createdAt = Int64(bitPattern: try v.readUInt64())
                 let id = try text(&v)
@@ -79,7 +84,8 @@ extension MarmotGroup {
                 let added = try v.readVector { try $0.readOpaque() }
                 var kp: [String: NostrEvent] = [:]
                 for e in try v.readVector({ try event(&$0) }) { kp[e.pubkey] = e }
-                return Snapshot(state: s, groupData: data, createdAt: createdAt, eventID: id, contentHash: hash, added: added, keyPackageEvents: kp)
+                return Snapshot(state: s, groupData: data, createdAt: createdAt, eventID: id, contentHash: hash, added: added,
+                                keyPackageEvents: kp, committer: committer)
             }
             group.seenEventIDs = BoundedSeenSet(try r.readVector { try text(&$0) }, limit: MarmotProfile.seenEventLimit)
             group.seenContentHashes = BoundedSeenSet(try r.readVector { try $0.readOpaque() }, limit: MarmotProfile.seenEventLimit)

@@ -16,6 +16,8 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         let contentHash: [UInt8]
         let added: [[UInt8]]
         let keyPackageEvents: [String: NostrEvent]
+        /// Who made the applied commit (32 bytes; empty in states stored before version 3).
+        var committer: [UInt8] = []
         var epoch: UInt64 { state.epoch }
     }
 
@@ -198,7 +200,8 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         for e in pending.keyPackageEvents { kpEvents[e.pubkey] = e }
         let added = pending.keyPackageEvents.compactMap { Hex.decode($0.pubkey, count: 32) }
         pushSnapshot(Snapshot(state: state, groupData: groupData, createdAt: pending.event.createdAt, eventID: pending.event.id.lowercased(),
-                              contentHash: SHA256.hash(Array(pending.event.content.utf8)), added: added, keyPackageEvents: kpEvents))
+                              contentHash: SHA256.hash(Array(pending.event.content.utf8)), added: added, keyPackageEvents: kpEvents,
+                              committer: state.ownIdentity))
         state = next
         groupData = newData
         leaveRequests = []
