@@ -83,6 +83,13 @@ public struct JoinClient: Sendable {
         }
     }
 
+    /// The Nostr group id a Whistle code names (its `groupId`); `nil` for a signed invite, whose
+    /// conversation token only the inviter can read.
+    static func invitedNostrGroupID(_ text: String) -> String? {
+        guard text.lowercased().hasPrefix("whistle:"), let code = try? InviteCode(url: text), !code.groupId.isEmpty else { return nil }
+        return code.groupId.lowercased()
+    }
+
     /// The one place the two invite formats differ for a joiner.
     private static func target(of text: String, now: Int64) throws -> Target {
         if text.lowercased().hasPrefix("whistle:") {

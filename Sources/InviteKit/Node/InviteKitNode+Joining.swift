@@ -22,8 +22,11 @@ extension InviteKitNode {
         var client = JoinClient(key: signingKey, keyPackages: keyPackages, rng: randomSource)
         let now = currentTime()
         let out = try client.start(invite: url, name: name, now: now)
+        // The join's own KeyPackage: its Welcome names it, so each join gets its own answer
+        // however many are under way with one inviter (issue 30).
+        let reference = try KeyPackageValidator.validate(out.keyPackageEvent, now: now).reference
         let record = PendingJoinRecord(id: out.joinRequest.id, inviteURL: url, inviteTag: out.tag, inviter: out.inviter.rawRepresentation,
-                                       relays: out.relays, keyPackageRef: nil, keyPackageEventID: out.keyPackageEvent.id,
+                                       relays: out.relays, keyPackageRef: reference, keyPackageEventID: out.keyPackageEvent.id,
                                        requestEventID: out.joinRequest.id, createdAt: now, updatedAt: now)
         try store.write { tx in
             try tx.pendingJoins.insert(record)
@@ -52,11 +55,34 @@ extension InviteKitNode {
             emit(.joinRefused(joinID: join.id, e, error: InviteKitError(e.errorType.inviteKitCode, underlyingCode: e.errorType.rawValue)))
             return true
         case .welcome:
-            let join = active.first(where: { $0.inviter == gift.sender.rawRepresentation })
+            let fromInviter = active.filter { $0.inviter == gift.sender.rawRepresentation }
+            guard !fromInviter.isEmpty || configuration.acceptsUnsolicitedWelcomes else { return false }
+            let opened: MarmotWelcomeJoin
+            do {
+                opened = try MarmotMLSGroup.openWelcome(gift: gift, recipient: signingKey, store: keyPackages)
+            } catch {
+                // A Welcome naming one of this inviter's joins' KeyPackages that cannot be opened
+                // ends that join with its typed failure (issue 31, D7).
+                let named = (try? MarmotMLSGroup.keyPackageReferences(ofWelcomeRumor: gift.rumor)) ?? []
+                if let join = fromInviter.first(where: { $0.keyPackageRef.map(named.contains) == true }) {
+                    failJoin(join, error: InviteKitError.from(error), now: now)
+                    return true
+                }
+                throw error
+            }
+            // The Welcome answers the join whose KeyPackage it was made for, never merely the
+            // inviter's oldest join (issue 30); records from before the reference was kept
+            // match by their KeyPackage event.
+            let join = fromInviter.first { $0.keyPackageRef == opened.reference }
+                ?? fromInviter.first { $0.keyPackageRef == nil && $0.keyPackageEventID == opened.parsed.keyPackageEventID }
             guard join != nil || configuration.acceptsUnsolicitedWelcomes else { return false }
-            let opened = try MarmotMLSGroup.openWelcome(gift: gift, recipient: signingKey, store: keyPackages)
             guard let reference = opened.treeChunks else {
-                try completeJoin(try MarmotMLSGroup.join(opened, store: keyPackages), join: join, gift: gift, wrap: wrap)
+                do {
+                    try completeJoin(try MarmotMLSGroup.join(opened, store: keyPackages), join: join, gift: gift, wrap: wrap)
+                } catch {
+                    guard let join else { throw error }
+                    failJoin(join, error: InviteKitError.from(error), now: now)
+                }
                 return true
             }
             // The tree is out of band: fetch its chunks without holding up the node's other work.
@@ -98,8 +124,22 @@ extension InviteKitNode {
             try completeJoin(try MarmotMLSGroup.join(opened, treeChunkEvents: treeChunkEvents, store: keyPackages), join: join, gift: gift, wrap: wrap)
         } catch {
             let mapped = InviteKitError.from(error)
-            if let join { emit(.welcomeFailed(joinID: join.id, error: mapped)) } else { emit(.eventRejected(eventID: wrap.id, error: mapped)) }
+            if let join { failJoin(join, error: mapped, now: currentTime()) } else { emit(.eventRejected(eventID: wrap.id, error: mapped)) }
         }
+    }
+
+    /// The `error_type` of a join ended by a Welcome that could not be used; `error_reason` holds
+    /// its code.
+    static let welcomeFailedType = "welcome_failed"
+
+    /// Ends a join whose Welcome could not be used: stored, so a waiter in this or another process
+    /// learns at once (issue 31, D7), and reported. The KeyPackage stays unconsumed.
+    private func failJoin(_ join: PendingJoinRecord, error: InviteKitError, now: Int64) {
+        let reason = error.underlyingCode ?? error.code.rawValue
+        try? store.write { tx in
+            try tx.pendingJoins.markFailed(id: join.id, errorType: Self.welcomeFailedType, errorTag: nil, reason: reason, at: now, now: now)
+        }
+        emit(.welcomeFailed(joinID: join.id, error: error))
     }
 
     /// Records a processed Welcome: the join, the group and the processed mark in one
@@ -107,6 +147,10 @@ extension InviteKitNode {
     /// tree fills it with a self-update (PROTOCOL §5.11), so the group's Commits stay small.
     private func completeJoin(_ group: MarmotMLSGroup, join: PendingJoinRecord?, gift: UnwrappedGift, wrap: NostrEvent) throws {
         let now = currentTime()
+        // A Whistle code names its group: a Welcome into another group is not its answer (issue 31, D8).
+        if let join, let invited = JoinClient.invitedNostrGroupID(join.inviteURL), invited != Hex.encode(group.nostrGroupID) {
+            throw InviteKitError(.joinFailed, underlyingCode: "welcome_for_another_group")
+        }
         let groupID = Hex.encode(group.state.groupID)
         // A join through an invite uses the invite's relays; an admin's add, the group's own.
         let relays = join?.relays ?? Array(group.groupData.relays.filter(RelayURL.isValid).prefix(Self.maxWelcomeRelays))
@@ -169,6 +213,9 @@ extension InviteKitNode {
         case .requested: return nil
         case .joined: return .success(try group(record.groupID ?? ""))
         case .failed:
+            if record.errorType == Self.welcomeFailedType {
+                return .failure(InviteKitError(.joinFailed, underlyingCode: record.errorReason ?? Self.welcomeFailedType))
+            }
             let type = InviteJoinError.ErrorType(rawValue: record.errorType ?? "")
             return .failure(InviteKitError(type.inviteKitCode, underlyingCode: type.rawValue))
         case .cancelled: return .failure(InviteKitError(.joinFailed, underlyingCode: "join_cancelled"))

@@ -11,6 +11,12 @@ extension MarmotGroup {
         }
     }
 
+    /// The KeyPackageRefs a Welcome rumor's Welcome has secrets for (RFC 9420 §12.4.3.1), read
+    /// without decrypting anything: which of a member's KeyPackages it answers.
+    public static func keyPackageReferences(ofWelcomeRumor rumor: NostrEvent) throws -> [[UInt8]] {
+        try Engine.keyPackageReferences(inWelcome: MarmotWelcomeRumor.parse(rumor).welcomeMessage)
+    }
+
     /// Joins from a gift-wrapped Welcome: unwraps it (NIP-59), reads the kind-444 rumor
     /// (``MarmotWelcomeRumor``) and joins with the stored KeyPackage it names.
     public static func join(giftWrap: NostrEvent, recipient: Secp256k1.PrivateKey, store: KeyPackageStore) throws -> MarmotGroup {

@@ -5,8 +5,9 @@ public struct MarmotWelcomeJoin: Sendable {
     package let parsed: MarmotWelcomeRumor.Parsed
     /// The wrap's verified sender (32-byte key); it must be an admin of the group.
     let sender: [UInt8]
-    /// The KeyPackageRef consumed once the join succeeds.
-    let reference: [UInt8]
+    /// The KeyPackageRef consumed once the join succeeds: which of this member's KeyPackages the
+    /// Welcome was made for, so a caller with several joins under way knows which one it answers.
+    public let reference: [UInt8]
     let opening: MLSWelcomeOpening
 
     /// The chunk events to fetch when the Welcome's tree is out of band; `nil` when it is inline.
