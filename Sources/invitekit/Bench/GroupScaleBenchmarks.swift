@@ -27,18 +27,25 @@ enum GroupScaleBenchmarks {
         /// The receiver's whole engine state (``MLSGroupState/serialized()``): what a store saves.
         let stateBytes: SecureBytes
 
-        init(size: Int) throws {
+        /// A group of `size` members of `profile`: in the current profile every leaf carries an
+        /// account identity proof, which a joiner verifies for every leaf (PROTOCOL §5.12.2).
+        init(size: Int, profile: MarmotWireProfile = .mip) throws {
             let start = ContinuousClock.now
             let rng = SeededRandom(seed: UInt64(size))
             func bundle() throws -> KeyPackageBundle {
-                try KeyPackageBundle.create(identity: rng.bytes(32), lifetime: Lifetime(notBefore: 0, notAfter: .max), lastResort: false, rng: rng)
+                switch profile {
+                case .mip:
+                    return try KeyPackageBundle.create(identity: rng.bytes(32), lifetime: Lifetime(notBefore: 0, notAfter: .max), lastResort: false, rng: rng)
+                case .current:
+                    return try KeyPackageBundle.createCurrent(account: Secp256k1.PrivateKey(using: rng), lifetime: Lifetime(notBefore: 0, notAfter: .max),
+                                                              lastResort: false, now: 1_800_000_000, rng: rng)
+                }
             }
             let adminBundle = try bundle()
-            let data = try MarmotGroupData.create(name: "bench", admins: [adminBundle.keyPackage.leafNode.credential.identity],
+            let data = try MarmotGroupData.create(profile: profile, name: "bench", admins: [adminBundle.keyPackage.leafNode.credential.identity],
                                                   relays: ["wss://relay.invitekit.invalid"], rng: rng)
             nostrGroupID = data.nostrGroupID
-            var admin = try MLSGroupState.create(groupID: rng.bytes(32), creator: adminBundle,
-                                                 extensions: [try data.groupContextExtension(), MarmotProfile.requiredCapabilities()], rng: rng)
+            var admin = try MLSGroupState.create(groupID: rng.bytes(32), creator: adminBundle, extensions: try data.groupContextExtensions(), rng: rng)
             let bundles = try (1..<size).map { _ in try bundle() }
             let add = try admin.commit(bundles.map { .add($0.keyPackage) }, rng: rng)
             try admin.merge(add)
@@ -75,22 +82,24 @@ enum GroupScaleBenchmarks {
     final class Lazy: @unchecked Sendable {
         // Safe: the bench runner calls one case at a time, from one task.
         private let size: Int
+        private let profile: MarmotWireProfile
         private var value: Fixture?
-        init(size: Int) { self.size = size }
+        init(size: Int, profile: MarmotWireProfile = .mip) { self.size = size; self.profile = profile }
         func get() throws -> Fixture {
             if let value { return value }
-            let f = try Fixture(size: size)
+            let f = try Fixture(size: size, profile: profile)
             value = f
-            GroupScaleBenchmarks.sizes.append(("group-scale add-1 content \(size)", f.addContentBytes))
-            GroupScaleBenchmarks.sizes.append(("group-scale self-update content \(size)", f.selfUpdateContentBytes))
-            GroupScaleBenchmarks.sizes.append(("group-scale engine state bytes \(size)", f.stateBytes.count))
+            let suffix = profile == .mip ? "" : " (current profile)"
+            GroupScaleBenchmarks.sizes.append(("group-scale add-1 content \(size)\(suffix)", f.addContentBytes))
+            GroupScaleBenchmarks.sizes.append(("group-scale self-update content \(size)\(suffix)", f.selfUpdateContentBytes))
+            GroupScaleBenchmarks.sizes.append(("group-scale engine state bytes \(size)\(suffix)", f.stateBytes.count))
             StdIO.writeError(Array("group-scale: built the \(size)-member group in \(String(format: "%.1f", f.setupSeconds)) s; add commit content \(f.addContentBytes) B, self-update content \(f.selfUpdateContentBytes) B\n".utf8))
             return f
         }
     }
 
     static func cases() -> [BenchCase] {
-        let small = Lazy(size: 1000), large = Lazy(size: 10_000)
+        let small = Lazy(size: 1000), large = Lazy(size: 10_000), current = Lazy(size: 1000, profile: .current)
         let rng = SeededRandom(seed: 7)
         let junk = JunkFixture()
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -105,11 +114,20 @@ enum GroupScaleBenchmarks {
                 let f = try small.get()
                 _ = try MLSGroupState.join(welcome: f.addCommit.welcomeValue!, keyPackage: f.newcomer)
             },
+            // The same Welcome in the current profile: 1,000 BIP-340 proof verifications more
+            // (PROTOCOL §5.12.2), spread over the cores like the leaf signatures.
+            BenchCase("group-scale welcome join 1000 current profile on \(cores) cores", floor: CFloorBenchmarks.ed25519FloorName) {
+                let f = try current.get()
+                _ = try MLSGroupState.join(welcome: f.addCommit.welcomeValue!, keyPackage: f.newcomer)
+            },
             BenchCase("group-scale engine state save 1000") { _ = try small.get().receiver.serialized() },
             BenchCase("group-scale engine state load 1000") { _ = try MLSGroupState(serialized: try small.get().stateBytes) },
             // An outsider's kind-445 through MarmotGroup.ingest: size check, envelope and Schnorr
             // check, one failed AEAD open per retained epoch (6), into the buffer; no state copy.
             BenchCase("group-scale junk kind-445 rejected by the engine (6 epochs, no save)") { try junk.ingestOne() },
+            // A member's real message re-signed under a fresh key (issue 31, D3): size check,
+            // content hash, a duplicate; no envelope work, no state change, no save.
+            BenchCase("group-scale re-signed copy of a message dismissed (no save)") { try junk.ingestCopy() },
             BenchCase("group-scale add-1 build 10000") { _ = try large.get().admin.commit([.add(try large.get().newcomer.keyPackage)], rng: rng) },
             BenchCase("group-scale self-update build 10000") { _ = try large.get().admin.commit([], rng: rng) },
             BenchCase("group-scale self-update process 10000") {
@@ -127,6 +145,16 @@ enum GroupScaleBenchmarks {
         private var group: MarmotGroup<MLSGroupState>?
         private var events: [NostrEvent] = []
         private var next = 0
+
+        private var copies: [NostrEvent] = []
+
+        func ingestCopy() throws {
+            if group == nil { try build() }
+            var g = group!
+            let r = g.ingest(event: copies[next % copies.count], now: 1_800_000_000)
+            next += 1
+            guard case .duplicate? = r.outcomes.first, !r.stateChanged else { throw MLSError(.invalidValue, "a copy was not a free duplicate: \(r.outcomes)") }
+        }
 
         func ingestOne() throws {
             if group == nil { try build() }
@@ -149,11 +177,47 @@ enum GroupScaleBenchmarks {
             }
             let h = Hex.encode(g.nostrGroupID)
             events = try (0..<64).map { _ in
-                try EventTemplate(kind: 445, content: Base64.encode(rng.bytes(300)), tags: [["h", h], ["encoding", "base64"]], createdAt: now)
+                try EventTemplate(kind: 445, content: Base64.encode(rng.bytes(300)), tags: [["h", h]], createdAt: now)
+                    .signed(by: Secp256k1.PrivateKey(using: rng), using: rng)
+            }
+            // The group's own message (sent, so seen) and 64 re-signed copies of it.
+            let message = try g.message(EventTemplate(kind: 9, content: "once"), now: now, rng: rng)
+            copies = try (0..<64).map { i in
+                try EventTemplate(kind: 445, content: message.content, tags: message.tags, createdAt: now + Int64(i) + 1)
                     .signed(by: Secp256k1.PrivateKey(using: rng), using: rng)
             }
             group = g
+            try GroupScaleBenchmarks.measureGrowthOnce(rng: rng, now: now)
         }
+    }
+
+    /// The state sizes of issue 31 (D2, D4), as size rows: a receiver's serialized state after
+    /// 1,000 messages and after 150 refused proposals of 40 KB.
+    static func measureGrowthOnce(rng: RandomSource, now: Int64) throws {
+        let relays = ["wss://relay.invitekit.invalid"]
+        let ada = Secp256k1.PrivateKey(using: rng), bob = Secp256k1.PrivateKey(using: rng), store = MemoryKeyPackageStore()
+        let (_, adaBundle) = try KeyPackageEvent.create(nostrKey: ada, relays: relays, lastResort: false, now: now, rng: rng)
+        var a = try MarmotGroup<MLSGroupState>.create(creator: adaBundle, name: "growth", relays: relays, rng: rng)
+        let (event, bobBundle) = try KeyPackageEvent.create(nostrKey: bob, relays: relays, lastResort: false, now: now, rng: rng)
+        try store.save(bobBundle)
+        let add = try a.commit(adding: [try KeyPackageValidator.validate(event, now: now)], now: now, rng: rng)
+        let wraps = try a.confirmPublished(add, acknowledgedBy: relays, wrappingWelcomesFrom: ada, now: now, rng: rng)
+        var b = try MarmotGroup<MLSGroupState>.join(giftWrap: wraps[0], recipient: bob, store: store)
+        let start = a.serialized().count
+        for i in 0..<1_000 { _ = a.receive(event: try b.message(EventTemplate(kind: 9, content: "m\(i)"), now: now, rng: rng), now: now) }
+        let afterMessages = a.serialized().count
+        let key = a.state.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
+                                   length: MarmotProfile.groupEventKeyLength)
+        for i in 0..<150 {
+            let big = [MLSExtension(type: 0xff00, data: [UInt8](repeating: UInt8(i & 0xff), count: 40_000))]
+            var sender = b.state
+            let (message, _) = try sender.propose(.groupContextExtensions(big), rng: rng)
+            _ = a.receive(event: try MarmotGroupEvent.make(mlsMessage: message, nostrGroupID: a.nostrGroupID, key: key, profile: .current,
+                                                          createdAt: now, rng: rng), now: now)
+        }
+        sizes.append(("group-state bytes of a 2-member group", start))
+        sizes.append(("group-state bytes after 1000 messages", afterMessages))
+        sizes.append(("group-state bytes after 150 refused 40 KB proposals", a.serialized().count))
     }
 
     /// Sizes measured while building the fixtures (kind-445 content bytes), printed by the bench
