@@ -19,8 +19,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         guard let list = try? reader.readVector({ r in try MLSExtension(from: &r) }), reader.isAtEnd else { return 0 }
         let found = list.filter { $0.extensionType == MarmotProfile.groupDataExtensionType }
         let viaList = try? MarmotGroupData(extensions: list)
-        invariant((viaList != nil) == (found.count == 1 && (try? MarmotGroupData(tlsSerialized: found[0].data)) != nil),
-                  "MarmotGroupData(extensions:) disagrees with the direct reader")
+        switch try? MarmotWireProfile.of(groupContextExtensions: list) {
+        case .mip?:
+            invariant((viaList != nil) == (found.count == 1 && (try? MarmotGroupData(tlsSerialized: found[0].data)) != nil),
+                      "MarmotGroupData(extensions:) disagrees with the direct reader")
+        case .current?:
+            // A current-profile GroupContext: what reads is current, and writes back to the same dictionary.
+            if let d = viaList {
+                invariant(d.profile == .current, "a current-profile GroupContext read as another profile")
+                invariant((try? d.appDataDictionary()) == (try? AppDataDictionary(extensions: list)) ?? nil,
+                          "a current-profile GroupContext does not re-encode to its dictionary")
+            }
+        case nil:
+            invariant(viaList == nil, "group data read from a GroupContext of no profile")
+        }
         return 0
     }
     guard let d = try? MarmotGroupData(tlsSerialized: rest) else { return 0 }
@@ -46,7 +58,13 @@ public func initialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutabl
         let ours = exts.first { $0.extensionType == MarmotProfile.groupDataExtensionType }!.data
         var w = TLSWriter()
         w.writeVector { v in for e in exts { e.encode(to: &v) } }
-        return [("fixture-group-data", [0] + ours), ("fixture-extensions", [1] + w.bytes)]
+        // A current-profile GroupContext (PROTOCOL §5.12.4) as a seed too.
+        let key = try! Secp256k1.PrivateKey(rawRepresentation: [UInt8](repeating: 3, count: 32))
+        let (_, bundle) = try! KeyPackageEvent.create(nostrKey: key, relays: [], lastResort: false, now: 1_800_000_000)
+        let current = try! MarmotGroup<MLSGroupState>.create(creator: bundle, name: "fuzz", relays: ["wss://relay.example"])
+        var c = TLSWriter()
+        c.writeVector { v in for e in current.state.groupContextExtensions { e.encode(to: &v) } }
+        return [("fixture-group-data", [0] + ours), ("fixture-extensions", [1] + w.bytes), ("fixture-current-extensions", [1] + c.bytes)]
     }
     return 0
 }
