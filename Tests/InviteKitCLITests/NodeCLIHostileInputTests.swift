@@ -146,7 +146,7 @@ final class NodeCLIHostileInputTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.out + r.err)
         let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
         XCTAssertEqual(o["integrity"] as? [String], ["ok"])
-        XCTAssertEqual(o["queued_deliveries"] as? Int, 0)
+        XCTAssertEqual(o["queued_deliveries"] as? Int, 2, "init queues the account's kinds 10002 and 10050 (PROTOCOL §5.12.6)")
         XCTAssertEqual(o["lock"] as? String, "free")
         XCTAssertEqual(o["problems"] as? [String], [])
         XCTAssertGreaterThan(o["schema_version"] as? Int ?? 0, 0)

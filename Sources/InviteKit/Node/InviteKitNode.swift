@@ -76,9 +76,15 @@ public actor InviteKitNode {
 
     /// Creates the identity of a new home: the key file (0600, written first), then the identity
     /// row and default relays in one transaction. `secret` imports a key; otherwise a new one.
+    /// Throws ``InviteKitError`` only, like every public call of the node (issue 30).
     @discardableResult
     public static func initialize(home: StoreHome, relays: [String], importing secret: SecureBytes? = nil,
-                                  now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws -> Secp256k1.XOnlyPublicKey {
+                                  now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws(InviteKitError) -> Secp256k1.XOnlyPublicKey {
+        try InviteKitError.mapping { try createIdentity(home: home, relays: relays, importing: secret, now: now, rng: rng) }
+    }
+
+    private static func createIdentity(home: StoreHome, relays: [String], importing secret: SecureBytes?, now: Int64,
+                                       rng: RandomSource) throws -> Secp256k1.XOnlyPublicKey {
         try home.create()
         let lock = try HomeLock(path: home.lockPath)
         let store = try Store.open(path: home.databasePath)

@@ -11,9 +11,10 @@ public enum NodeEvent: Sendable {
     /// The inviter refused a pending join: the raw `invite_join_error` (PROTOCOL §8.2) and the
     /// taxonomy error an app shows for it.
     case joinRefused(joinID: String, InviteJoinError, error: InviteKitError)
-    /// A Welcome for a pending join could not be used: its ratchet-tree chunks (PROTOCOL §5.11)
-    /// were missing or invalid, or it did not open. The join stays pending and keeps its
-    /// KeyPackage, so a Welcome sent again still works.
+    /// The Welcome for a pending join could not be used: its ratchet-tree chunks (PROTOCOL §5.11)
+    /// were missing or invalid, it did not open, or it was for another group than the invite's.
+    /// The join ends failed with this error (``InviteKitNode/waitForJoin(_:timeout:)`` throws it
+    /// at once, in any process); its KeyPackage is kept, so joining again can use it.
     case welcomeFailed(joinID: String, error: InviteKitError)
     /// A group message from another member was stored.
     case messageReceived(StoredMessage)
@@ -49,4 +50,47 @@ public enum NodeEvent: Sendable {
     case published(writes: Int)
     /// A relay failed in a way the node retries (no connection, a timed-out `OK`).
     case relayProblem(relay: String, error: InviteKitError)
+}
+
+extension NodeEvent: CustomStringConvertible {
+    /// The group the event is about, when it is about one.
+    public var groupID: String? {
+        switch self {
+        case .joined(_, let id, _), .messageDelivered(let id, _), .messageFailed(let id, _), .commitConfirmed(let id, _, _),
+             .commitRolledBack(let id, _, _), .memberAdded(let id, _), .memberRemoved(let id, _), .removedFromGroup(let id),
+             .approvalRequested(let id, _, _), .bufferedEventsEvicted(let id, _):
+            return id
+        case .messageReceived(let m), .messageQueued(let m):
+            return m.groupID
+        case .joinRequestDecided(_, let id, _):
+            return id
+        case .running, .joinRefused, .welcomeFailed, .eventRejected, .published, .relayProblem:
+            return nil
+        }
+    }
+
+    /// One line for logs: the case and its identifiers, never message content or keys' secrets.
+    public var description: String {
+        switch self {
+        case .running(let relays): return "running (\(relays.count) relays)"
+        case .joined(let join, let group, let epoch): return "joined \(group) at epoch \(epoch)\(join.map { " (join \($0))" } ?? "")"
+        case .joinRefused(let join, _, let error): return "join \(join) refused: \(error)"
+        case .welcomeFailed(let join, let error): return "join \(join) failed: \(error)"
+        case .messageReceived(let m): return "message \(m.eventID) received in \(m.groupID)"
+        case .messageQueued(let m): return "message \(m.eventID) queued in \(m.groupID)"
+        case .messageDelivered(let group, let id): return "message \(id) delivered in \(group)"
+        case .messageFailed(let group, let id): return "message \(id) failed in \(group)"
+        case .commitConfirmed(let group, let id, let epoch): return "commit \(id) confirmed in \(group), epoch \(epoch)"
+        case .commitRolledBack(let group, let id, let lost): return "commit \(id) rolled back in \(group) (\(lost.count) lost adds)"
+        case .memberAdded(let group, let member): return "member \(Hex.encode(member)) added to \(group)"
+        case .memberRemoved(let group, let member): return "member \(Hex.encode(member)) removed from \(group)"
+        case .removedFromGroup(let group): return "removed from \(group)"
+        case .joinRequestDecided(let request, let group, let outcome): return "join request \(request) \(outcome)\(group.map { " for \($0)" } ?? "")"
+        case .approvalRequested(let group, let member, _): return "approval requested for \(Hex.encode(member)) in \(group)"
+        case .bufferedEventsEvicted(let group, let count): return "\(count) buffered events evicted in \(group)"
+        case .eventRejected(let id, let error): return "event \(id) rejected: \(error)"
+        case .published(let writes): return "published \(writes) writes"
+        case .relayProblem(let relay, let error): return "relay \(relay): \(error)"
+        }
+    }
 }
