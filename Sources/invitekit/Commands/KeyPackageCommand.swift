@@ -16,7 +16,7 @@ struct KeyPackageCommand: ParsableCommand {
         @Flag(name: .customLong("last-resort"), help: "Mark the KeyPackage last resort.") var lastResort = false
         @Option(name: .customLong("lifetime"), help: "Validity in seconds from now (default: 84 days current, 90 days mip).", transform: NumericOption.integer(1...KeyPackageEvent.maxLifetime)) var lifetime: UInt64?
         @OptionGroup var profile: ProfileOption
-        @Option(name: .customLong("store"), help: "Directory that keeps the private keys.") var store: String?
+        @Option(name: .customLong("store"), help: "Directory that keeps the private keys.", transform: PathOption.parse) var store: String?
         @Flag(name: .customLong("json"), help: "Print {event, reference, ...} instead of the bare event.") var json = false
 
         func run() throws {

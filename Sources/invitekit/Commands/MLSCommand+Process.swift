@@ -9,7 +9,8 @@ extension MLSCommand {
             abstract: "Events on stdin (one per line): gift-wrapped Welcomes (1059) and group events (445); one outcome line each.")
         @OptionGroup var secret: SecretKeyInput
         @OptionGroup var state: StateOption
-        @Option(name: .customLong("keypackage-store"), help: ArgumentHelp("Directory of KeyPackage private keys (from keypackage create --store), for Welcomes.", valueName: "dir"))
+        @Option(name: .customLong("keypackage-store"), help: ArgumentHelp("Directory of KeyPackage private keys (from keypackage create --store), for Welcomes.", valueName: "dir"),
+                transform: PathOption.parse)
         var store: String?
 
         func run() throws {
