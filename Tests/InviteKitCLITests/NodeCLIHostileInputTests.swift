@@ -37,6 +37,19 @@ final class NodeCLIHostileInputTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: home), "a refused command created the home")
     }
 
+    // D10 (issue 31): an inbox that is not a directory is named as the home's inbox, never as
+    // `--store`, an option of another command the user never gave.
+    func testServeNamesTheHomesInboxWhenItIsNotADirectory() throws {
+        let home = path("h")
+        _ = try initHome(home)
+        XCTAssertTrue(FileManager.default.createFile(atPath: home + "/inbox", contents: Data("x".utf8)))
+        let r = try CLI.run(["serve", "--home", home, "--duration", "1"])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertFalse(r.err.contains("--store"), r.err)
+        XCTAssertTrue(r.err.contains("the home's inbox \(home)/inbox: not a directory"), r.err)
+        XCTAssertEqual(contents(home + "/inbox"), "x", "the file was changed")
+    }
+
     // Row 2: a symlinked lock is refused; the file it points to keeps its bytes.
     func testInitRefusesASymlinkedLockAndLeavesItsTargetAlone() throws {
         let home = path("h")

@@ -25,7 +25,7 @@ struct KeyPackageCommand: ParsableCommand {
                 let (event, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: lastResort, lifetime: lifetime,
                                                                  profile: profile.profile)
                 if let store {
-                    try SafeFile.requirePrivateDirectory(store)
+                    try SafeFile.requirePrivateDirectory(store, role: "--store")
                     try FileKeyPackageStore(directory: URL(fileURLWithPath: store)).save(bundle)
                 }
                 guard json else { return StdIO.printLine(event.jsonString) }

@@ -37,7 +37,7 @@ extension MLSCommand {
                     if key == nil { key = try secret.resolve(stdinIsInput: true) }
                     if keyPackages == nil {
                         guard let store else { throw CLIFailure("a Welcome arrived: give --keypackage-store DIR", exitCode: 64) }
-                        try SafeFile.requirePrivateDirectory(store)
+                        try SafeFile.requirePrivateDirectory(store, role: "--keypackage-store")
                         keyPackages = try FileKeyPackageStore(directory: URL(fileURLWithPath: store))
                     }
                     let line = try join(event, key: key!, store: keyPackages!, file: &file)

@@ -94,8 +94,11 @@ struct NodeServeCommand: AsyncParsableCommand {
     /// The inbox directory (0700) and the marker that tells other commands a serve takes requests.
     static func openInbox(_ home: StoreHome) throws {
         let dir = NodeInbox.directory(home)
-        if mkdir(dir, 0o700) != 0 && errno != EEXIST { throw CLIFailure("cannot create \(dir): \(String(cString: strerror(errno)))") }
-        try SafeFile.requirePrivateDirectory(dir)
+        if mkdir(dir, 0o700) != 0 && errno != EEXIST { throw CLIFailure("cannot create the home's inbox \(dir): \(String(cString: strerror(errno)))") }
+        // The user gave a home, not this path: the message names the inbox inside it and the fix.
+        do { try SafeFile.requirePrivateDirectory(dir, role: "the home's inbox") } catch let e as CLIFailure {
+            throw CLIFailure(e.message + " (serve keeps other commands' requests there; move the file aside and serve recreates it)")
+        }
         try SafeFile.write(Array("\(getpid())\n".utf8), to: NodeInbox.serveMarker(home), mode: 0o600)
     }
 
