@@ -33,10 +33,11 @@ enum CLI {
         throw NotBuilt(tried: candidates.map(\.path))
     }
 
-    /// Runs `invitekit args…` with `stdin` (or /dev/null) and the given extra environment.
+    /// Runs `invitekit args…` with `stdin` (or /dev/null) and the given extra environment, in
+    /// `cwd` (default: the test's own working directory).
     @discardableResult
-    static func run(_ args: [String], stdin: [UInt8]? = nil, env: [String: String] = [:]) throws -> Run {
-        try exec(try binary(), args, stdin: stdin, env: env)
+    static func run(_ args: [String], stdin: [UInt8]? = nil, env: [String: String] = [:], cwd: String? = nil) throws -> Run {
+        try exec(try binary(), args, stdin: stdin, env: env, cwd: cwd)
     }
 
     /// Runs `invitekit args…` under `/bin/bash -c` with `redirect` appended (e.g. `2>&-`,
@@ -47,8 +48,9 @@ enum CLI {
         return try exec(URL(fileURLWithPath: "/bin/bash"), ["-c", script, try binary().path] + args, stdin: stdin, env: env)
     }
 
-    static func exec(_ exe: URL, _ args: [String], stdin: [UInt8]?, env: [String: String], timeout: Double = 60) throws -> Run {
+    static func exec(_ exe: URL, _ args: [String], stdin: [UInt8]?, env: [String: String], cwd: String? = nil, timeout: Double = 60) throws -> Run {
         let p = Process()
+        if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd, isDirectory: true) }
         p.executableURL = exe
         p.arguments = args
         var environment = ProcessInfo.processInfo.environment

@@ -145,6 +145,21 @@ final class MLSCLITests: XCTestCase {
             let event = try JSONSerialization.data(withJSONObject: try XCTUnwrap(line["event"]))
             XCTAssertLessThanOrEqual(event.count + 10, bound)
         }
+        // The `mls` tool's own joiner enters through the chunks (issue 31): given with its Welcome,
+        // in any order, they make the tree; without them the join is `tree_chunks_missing`.
+        let joinerSecret = String(format: "%064x", 0x1001)
+        let joinerPub = try Self.publicKey(joinerSecret)
+        let welcome = try XCTUnwrap(confirmed.first { $0["type"] as? String == "welcome" && $0["recipient"] as? String == joinerPub })
+        let chunkLines = try confirmed.filter { $0["type"] as? String == "tree_chunk" }.map(Self.eventLine)
+        let joiner = tmp.url.appendingPathComponent("joiner.group").path
+        let joinerStore = tmp.url.appendingPathComponent("kp1").path
+        let missing = try Self.lines(["mls", "process", "--state", joiner, "--keypackage-store", joinerStore], key: joinerSecret,
+                                     stdin: try Self.eventLine(welcome))
+        XCTAssertEqual(missing.first?["code"] as? String, "tree_chunks_missing")
+        let joined = try Self.lines(["mls", "process", "--state", joiner, "--keypackage-store", joinerStore], key: joinerSecret,
+                                    stdin: try Self.eventLine(welcome) + chunkLines.reversed().flatMap { $0 })
+        XCTAssertEqual(joined.compactMap { $0["type"] as? String }, ["joined"] + Array(repeating: "tree_chunk", count: chunkLines.count))
+        XCTAssertEqual((joined.first?["members"] as? [String])?.count, 21)
         let before = try Data(contentsOf: URL(fileURLWithPath: alice))
         let big = try CLI.run(["mls", "send", "--state", alice, "--content", String(repeating: "x", count: 20_000), "--max-event-bytes", "\(bound)"])
         XCTAssertNotEqual(big.status, 0)

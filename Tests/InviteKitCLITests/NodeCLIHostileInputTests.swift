@@ -37,6 +37,29 @@ final class NodeCLIHostileInputTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: home), "a refused command created the home")
     }
 
+    // D10 (issue 31): an inbox that is not a directory is named as the home's inbox, never as
+    // `--store`, an option of another command the user never gave.
+    func testServeNamesTheHomesInboxWhenItIsNotADirectory() throws {
+        let home = path("h")
+        _ = try initHome(home)
+        XCTAssertTrue(FileManager.default.createFile(atPath: home + "/inbox", contents: Data("x".utf8)))
+        let r = try CLI.run(["serve", "--home", home, "--duration", "1"])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertFalse(r.err.contains("--store"), r.err)
+        XCTAssertTrue(r.err.contains("the home's inbox \(home)/inbox: not a directory"), r.err)
+        XCTAssertEqual(contents(home + "/inbox"), "x", "the file was changed")
+    }
+
+    // D9 (issue 31): a relay that refuses every connection is reported once, not once per attempt.
+    func testServeReportsAnUnreachableRelayOnce() throws {
+        let home = path("h")
+        XCTAssertEqual(try CLI.run(["init", "--home", home, "--relay", "ws://127.0.0.1:1"]).status, 0)
+        let r = try CLI.run(["serve", "--home", home, "--duration", "3", "--json"])
+        let reports = r.out.split(separator: "\n").filter { $0.contains("\"event\":\"relay\"") }
+        XCTAssertEqual(reports.count, 1, r.out + r.err)
+        XCTAssertTrue(reports.first?.contains("\"status\":\"reconnecting\"") == true, r.out)
+    }
+
     // Row 2: a symlinked lock is refused; the file it points to keeps its bytes.
     func testInitRefusesASymlinkedLockAndLeavesItsTargetAlone() throws {
         let home = path("h")

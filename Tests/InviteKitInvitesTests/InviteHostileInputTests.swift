@@ -181,3 +181,44 @@ final class InviteHostileInputTests: XCTestCase {
 enum NIP19Check {
     static let npub = InviteCode(relay: "", inviter: TestKeys.creator.publicKey, groupId: "").inviterNpub
 }
+
+/// D5 (issue 31): an invite naming more relays than a Welcome may (PROTOCOL §3.2) is refused
+/// when parsed, whoever signed it, so `join` never opens a connection to any of them.
+final class InviteRelayCapTests: XCTestCase {
+    func relays(_ n: Int) -> [String] { (0..<n).map { "wss://r\($0).attacker.example" } }
+
+    func signed(_ n: Int) throws -> SignedInvite {
+        try SignedInvite.sign(InvitePayload(conversationToken: [1, 2, 3], creatorInboxId: TestKeys.creator.publicKey.rawRepresentation,
+                                            tag: "t", relays: relays(n)), with: TestKeys.creator)
+    }
+
+    func testFourHundredRelaysAreRefusedWhenParsed() throws {
+        let invite = try signed(400)
+        for text in [try invite.url(), invite.encodedSlug(compress: false)] {
+            XCTAssertThrowsError(try AnyInvite(parsing: text)) { error in
+                XCTAssertEqual((error as? InviteError)?.code, .tooManyRelays)
+                XCTAssertEqual((error as? InviteError)?.message, "This invite is invalid")
+            }
+        }
+        XCTAssertThrowsError(try SignedInvite(serializedBytes: invite.serializedBytes())) {
+            XCTAssertEqual(($0 as? InviteError)?.code, .tooManyRelays)
+        }
+    }
+
+    func testTheCapIsEightAndEightStillParse() throws {
+        XCTAssertEqual(InvitePayload.maxRelays, 8)
+        let eight = try SignedInvite(serializedBytes: try signed(InvitePayload.maxRelays).serializedBytes())
+        XCTAssertEqual(eight.payload.relays.count, 8)
+        XCTAssertThrowsError(try SignedInvite(serializedBytes: try signed(InvitePayload.maxRelays + 1).serializedBytes())) {
+            XCTAssertEqual(($0 as? InviteError)?.code, .tooManyRelays)
+        }
+    }
+
+    func testTheBuilderRefusesWhatTheReaderRefuses() {
+        XCTAssertThrowsError(try SignedInvite.create(conversationID: "g", creator: TestKeys.creator, options: InviteOptions(relays: relays(9)))) {
+            XCTAssertEqual(($0 as? InviteError)?.code, .invalidRelay)
+            XCTAssertTrue(($0 as? InviteError)?.detail.contains("InvitePayload.maxRelays") == true)
+        }
+        XCTAssertNoThrow(try SignedInvite.create(conversationID: "g", creator: TestKeys.creator, options: InviteOptions(relays: relays(8))))
+    }
+}

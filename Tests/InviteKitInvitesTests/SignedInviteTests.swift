@@ -75,8 +75,8 @@ final class SignedInviteTests: XCTestCase {
     }
 
     func testLongInviteIsCompressedAndStarred() throws {
-        let invite = try make(InviteOptions(relays: (0..<12).map { "wss://relay\($0).example.com" },
-                                            name: String(repeating: "Long name ", count: 30)))
+        let invite = try make(InviteOptions(relays: (0..<InvitePayload.maxRelays).map { "wss://relay\($0).example.com" },
+                                            name: String(repeating: "Long name ", count: 40)))
         let slug = invite.encodedSlug()
         let wire = try InviteSlug.decode(slug)
         XCTAssertEqual(wire.first, 0x1F)

@@ -10,7 +10,8 @@ extension InviteKitNode {
 
     /// Creates an invite for a hosted group and records it in `invites` (PROTOCOL §11.2).
     ///
-    /// - `.signed`: a signed invite (§3) with the group's current tag. Each is its own row, keyed
+    /// - `.signed`: a signed invite (§3) with the group's current tag and its first
+    ///   ``InvitePayload/maxRelays`` relays (§3.2). Each is its own row, keyed
     ///   by SHA-256 of its payload; a single-use one is used up on its own (§3.7), and rotating
     ///   the tag (``revokeInvites(groupID:)``) revokes every invite of the old tag.
     /// - `.whistle`: a Whistle code (§2) `{relay: the group's first relay, inviterNpub: this node,
@@ -31,7 +32,9 @@ extension InviteKitNode {
         let invite: StoredInvite
         switch format {
         case .signed:
-            let options = InviteOptions(relays: group.relays, name: group.name, expiresAtUnix: expiresIn.map { now + $0 },
+            // A group may have more relays (16, §5.12) than an invite may name; the node reads join
+            // requests on all of them, so the first eight reach it.
+            let options = InviteOptions(relays: Array(group.relays.prefix(InvitePayload.maxRelays)), name: group.name, expiresAtUnix: expiresIn.map { now + $0 },
                                         singleUse: singleUse, tag: group.currentTag)
             let signed = try SignedInvite.create(conversationID: id, creator: signingKey, options: options, using: randomSource)
             invite = StoredInvite(id: Hex.encode(SHA256.hash(signed.payloadBytes)), tag: group.currentTag, groupID: id, format: .signed,

@@ -28,6 +28,8 @@ public enum InviteErrorCodes {
         case compressionRatioExceeded = "compression_ratio_exceeded"
         case sizeMismatch = "size_mismatch"
         case malformedProtobuf = "malformed_protobuf"
+        /// More relays than ``InvitePayload/maxRelays`` (PROTOCOL §3.2).
+        case tooManyRelays = "too_many_relays"
         // Protobuf wire format (``ProtobufError``): each way hostile bytes can be wrong.
         case truncatedVarint = "truncated_varint"
         case overlongVarint = "overlong_varint"
@@ -78,7 +80,7 @@ extension InviteErrorCodes.Code {
         switch self {
         case .inputTooLarge, .invalidEncoding, .unrecognizedURL, .invalidJSON, .jsonTooDeep, .missingKey,
              .duplicateKey, .nonStringValue, .invalidNpub, .decompressionFailed,
-             .decompressedTooLarge, .compressionRatioExceeded, .sizeMismatch, .malformedProtobuf,
+             .decompressedTooLarge, .compressionRatioExceeded, .sizeMismatch, .malformedProtobuf, .tooManyRelays,
              .truncatedVarint, .overlongVarint, .truncatedFixed, .lengthPastEnd, .wrongWireType, .groupWireType,
              .invalidWireType, .invalidFieldNumber, .invalidUTF8,
              .invalidPayload, .invalidSignature, .tokenMalformed, .tokenUnsupportedVersion,

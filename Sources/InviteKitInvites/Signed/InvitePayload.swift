@@ -26,10 +26,17 @@ public struct InvitePayload: Hashable, Sendable {
     public var expiresAfterUse: Bool
     /// 10 `optional string`.
     public var emoji: String?
-    /// 100 `repeated string` (InviteKit): relays where the creator reads join requests.
+    /// 100 `repeated string` (InviteKit): relays where the creator reads join requests; at most
+    /// ``maxRelays``.
     public var relays: [String]
     /// Fields this version does not know, each as its complete encoding (key and value).
     public var unknownFields: [[UInt8]]
+
+    /// The most relays an invite may name (PROTOCOL §3.2), as many as a joiner takes from a
+    /// Welcome: a joiner connects to every relay of the invite, so an uncapped list would let
+    /// whoever wrote the invite make `join` open hundreds of connections to hosts of its choice.
+    /// A signed invite naming more is refused when parsed (`too_many_relays`) and never built.
+    public static let maxRelays = 8
 
     /// A payload; every field defaults to absent or empty.
     public init(

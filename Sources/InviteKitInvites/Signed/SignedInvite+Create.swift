@@ -28,6 +28,9 @@ extension SignedInvite {
         for relay in options.relays where !RelayURLCheck.isValid(relay) {
             throw InviteError(.invalidRelay, "relays must be ws:// or wss:// URLs")
         }
+        guard options.relays.count <= InvitePayload.maxRelays else {
+            throw InviteError(.invalidRelay, "\(options.relays.count) relays; readers accept at most \(InvitePayload.maxRelays) (InvitePayload.maxRelays)")
+        }
         let payload = InvitePayload(
             conversationToken: token, creatorInboxId: creator.publicKey.rawRepresentation, tag: tag,
             name: options.name, description: options.description, imageURL: options.imageURL,

@@ -21,6 +21,9 @@ public struct SignedInvite: Hashable, Sendable {
         } catch {
             throw InviteError(.malformedProtobuf, "payload: \(error.code.rawValue)")
         }
+        guard payload.relays.count <= InvitePayload.maxRelays else {
+            throw InviteError(.tooManyRelays, "\(payload.relays.count) relays; at most \(InvitePayload.maxRelays) (InvitePayload.maxRelays)")
+        }
         // Checked here as well as in verify(): an invite without a real signature is not an
         // invite, and refusing it when parsing keeps decode → encode → decode a fixed point.
         guard signature.count == 65 else { throw InviteError(.invalidSignature, "signature must be 65 bytes") }

@@ -18,12 +18,17 @@ public struct RelayClientConfiguration: Sendable {
     /// TLS settings for `wss://` (swift-nio-ssl). `nil`: a client configuration with the system's
     /// trust roots and hostname verification.
     public var tlsConfiguration: TLSConfiguration?
+    /// Called with the relay's URL and its new ``RelayConnectionStatus``, once per change (PROTOCOL
+    /// §9.5), on the client's actor: keep it short and do not call back into the client.
+    public var statusObserver: (@Sendable (String, RelayConnectionStatus) -> Void)?
 
     public init(publishTimeout: Duration = .relayTimeout, reconnect: ReconnectPolicy = ReconnectPolicy(),
                 authSigner: Secp256k1.PrivateKey? = nil, verifyIncomingEvents: Bool = true,
-                pingInterval: Duration? = .seconds(20), tlsConfiguration: TLSConfiguration? = nil) {
+                pingInterval: Duration? = .seconds(20), tlsConfiguration: TLSConfiguration? = nil,
+                statusObserver: (@Sendable (String, RelayConnectionStatus) -> Void)? = nil) {
         self.publishTimeout = publishTimeout; self.reconnect = reconnect; self.authSigner = authSigner
         self.verifyIncomingEvents = verifyIncomingEvents; self.pingInterval = pingInterval
         self.tlsConfiguration = tlsConfiguration
+        self.statusObserver = statusObserver
     }
 }

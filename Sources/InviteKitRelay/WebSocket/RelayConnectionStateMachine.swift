@@ -35,6 +35,8 @@ struct RelayConnectionStateMachine {
         case finishSubscription(String)
         /// Resume everyone waiting in `connect()`: `nil` when connected, else why not.
         case completeConnect(RelayError?)
+        /// Tell the status observer; emitted once per change of the status's kind.
+        case reportStatus(RelayConnectionStatus)
     }
 
     struct Pending {
@@ -61,7 +63,15 @@ struct RelayConnectionStateMachine {
     private let random: RandomSource
 
     private(set) var state: ConnectionState = .idle
+    /// Failed attempts since the relay last answered; the next reconnect waits as attempt
+    /// `attempt + 1`. An opened socket does not reset it, an answer does (``proven``): a relay
+    /// that accepts every socket and drops it at once must not be retried at the first delay
+    /// forever (issue 31, D9).
     private(set) var attempt = 0
+    /// Whether the relay answered a request on the current connection.
+    private(set) var proven = false
+    /// The last status reported, so that each change is reported once.
+    private(set) var reportedStatus: RelayConnectionStatus?
     private(set) var pending: [Pending] = []
     private(set) var subscriptions: [String: Subscription] = [:]
     private(set) var connectWaiters = 0
@@ -156,7 +166,7 @@ struct RelayConnectionStateMachine {
     mutating func connectionOpened() -> [Action] {
         guard state == .connecting else { return state == .closed ? [.closeSocket] : [] }
         state = .connected
-        attempt = 0
+        proven = false
         stats.connections += 1
         var actions: [Action] = []
         if connectWaiters > 0 { actions.append(.completeConnect(nil)); connectWaiters = 0 }
@@ -172,6 +182,7 @@ struct RelayConnectionStateMachine {
 
     mutating func connectionDropped(reason: String) -> [Action] {
         guard state != .closed, state != .idle else { return [] }
+        proven = false
         let error = RelayError(.connectionFailed, reason)
         lastConnectionError = error
         stats.disconnects += 1
@@ -183,16 +194,20 @@ struct RelayConnectionStateMachine {
         for id in subscriptions.keys { subscriptions[id]!.waitingForAuth = false }
         var actions: [Action] = []
         if connectWaiters > 0 { actions.append(.completeConnect(error)); connectWaiters = 0 }
-        guard hasWork else { state = .idle; return actions }
+        guard hasWork else {
+            state = .idle
+            return actions + report(.disconnected(reason: reason))
+        }
         attempt += 1
         if let max = configuration.reconnect.maxAttempts, attempt > max {
             state = .idle
             attempt = 0
-            return actions + giveUp(error)
+            return actions + giveUp(error) + report(.disconnected(reason: reason))
         }
         state = .backingOff
-        actions.append(.scheduleReconnect(after: configuration.reconnect.delay(attempt: attempt, using: random)))
-        return actions
+        let delay = configuration.reconnect.delay(attempt: attempt, using: random)
+        actions.append(.scheduleReconnect(after: delay))
+        return actions + report(.reconnecting(attempt: attempt, retryIn: delay, reason: reason))
     }
 
     mutating func reconnectDue() -> [Action] {
@@ -251,7 +266,32 @@ struct RelayConnectionStateMachine {
         if protocolErrors.count > Self.diagnosticsLimit { protocolErrors.removeFirst(protocolErrors.count - Self.diagnosticsLimit) }
     }
 
+    /// The status action when `status` is of another kind than the last one reported.
+    private mutating func report(_ status: RelayConnectionStatus) -> [Action] {
+        guard reportedStatus?.kind != status.kind else { return [] }
+        reportedStatus = status
+        return [.reportStatus(status)]
+    }
+
+    /// A relay message answering a request (`OK`, `EVENT`, `EOSE`, `CLOSED`) proves the
+    /// connection: the backoff starts over and ``RelayConnectionStatus/connected`` is reported.
+    /// `NOTICE` and `AUTH` do not: a relay can send them unasked before dropping the socket.
     private mutating func received(_ message: RelayMessage) -> [Action] {
+        var actions = answered(message)
+        switch message {
+        case .ok, .event, .eose, .closed:
+            if state == .connected, !proven {
+                proven = true
+                attempt = 0
+                actions += report(.connected)
+            }
+        case .notice, .auth:
+            break
+        }
+        return actions
+    }
+
+    private mutating func answered(_ message: RelayMessage) -> [Action] {
         switch message {
         case .ok(let ok): return receivedOK(ok)
         case .event(let subId, let event): return receivedEvent(subId, event)

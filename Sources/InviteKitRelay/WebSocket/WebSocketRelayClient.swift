@@ -48,11 +48,15 @@ public actor WebSocketRelayClient: NostrRelayConnection {
     public var protocolErrors: [RelayError] { machine.protocolErrors }
     /// The last error that ended a connection or connection attempt.
     public var lastConnectionError: RelayError? { machine.lastConnectionError }
+    /// The connection's status as last reported (`nil` before the first report).
+    public var connectionStatus: RelayConnectionStatus? { machine.reportedStatus }
 
-    public init(url: String, configuration: RelayClientConfiguration = RelayClientConfiguration()) {
+    /// `random` draws the reconnect jitter (``ReconnectPolicy``); `SeededRandom` replays it.
+    public init(url: String, configuration: RelayClientConfiguration = RelayClientConfiguration(),
+                random: RandomSource = SystemRandom()) {
         self.url = url
         self.configuration = configuration
-        machine = RelayConnectionStateMachine(url: url, configuration: configuration)
+        machine = RelayConnectionStateMachine(url: url, configuration: configuration, random: random)
         do { endpoint = .success(try RelayEndpoint(url)) } catch { endpoint = .failure(error) }
     }
 
@@ -146,6 +150,8 @@ public actor WebSocketRelayClient: NostrRelayConnection {
                 let waiters = connectWaiters
                 connectWaiters.removeAll()
                 for w in waiters { w.resume(returning: error) }
+            case .reportStatus(let status):
+                configuration.statusObserver?(url, status)
             }
         }
     }

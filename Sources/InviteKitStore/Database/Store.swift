@@ -28,7 +28,7 @@ public final class Store: Sendable {
     /// The database file, or `nil` in memory.
     public let path: String?
     /// The directory holding it, where a full disk shows.
-    var directory: String? { path.map { ($0 as NSString).deletingLastPathComponent } }
+    var directory: String? { path.map(AbsolutePath.parent(of:)) }
 
     private init(writer: any DatabaseWriter, path: String?) {
         self.writer = writer
@@ -38,8 +38,9 @@ public final class Store: Sendable {
     /// Opens (creating if needed, mode 0600) the database at `path` and migrates it to the
     /// current schema. A schema from a newer InviteKit throws ``StoreError/Code/schemaTooNew``;
     /// a damaged file throws ``StoreError/Code/corrupt``.
+    /// A relative `path` is resolved against the current directory first (``AbsolutePath``).
     public static func open(path: String) throws -> Store {
-        try open(path: path, migrateTo: nil)
+        try open(path: AbsolutePath.resolve(path), migrateTo: nil)
     }
 
     /// A private in-memory database with the same schema and pragmas (no WAL in memory).

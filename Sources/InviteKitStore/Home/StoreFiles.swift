@@ -57,8 +57,8 @@ enum StoreFiles {
             try checkDirectory(path, st)
             return
         }
-        let parent = (path as NSString).deletingLastPathComponent
-        if !parent.isEmpty && !FileManager.default.fileExists(atPath: parent) {
+        let parent = AbsolutePath.parent(of: path)
+        if !FileManager.default.fileExists(atPath: parent) {
             do {
                 try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {

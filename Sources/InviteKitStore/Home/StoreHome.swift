@@ -8,9 +8,11 @@ import Glibc
 /// `$INVITEKIT_HOME` if set, else `~/.invitekit/`. The directory is 0700 and every file in it
 /// 0600.
 public struct StoreHome: Sendable, Hashable {
+    /// Always absolute: a relative directory is resolved against the current directory when
+    /// the home is made (``AbsolutePath``).
     public let directory: String
 
-    public init(directory: String) { self.directory = directory }
+    public init(directory: String) { self.directory = AbsolutePath.resolve(directory) }
 
     /// `$INVITEKIT_HOME`, else `~/.invitekit`.
     public static func resolve(_ explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> StoreHome {

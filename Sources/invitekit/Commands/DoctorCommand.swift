@@ -10,7 +10,7 @@ import InviteKitStore
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor", abstract: "Check a node's home (file modes, schema, integrity, lock, queued deliveries); changes nothing.")
-    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).", transform: PathOption.parse) var home: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {

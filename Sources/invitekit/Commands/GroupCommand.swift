@@ -14,7 +14,7 @@ struct GroupCommand: AsyncParsableCommand {
 
     /// `--home` and `--json`, on every node command.
     struct HomeOptions: ParsableArguments {
-        @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+        @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).", transform: PathOption.parse) var home: String?
         @Flag(help: "Print JSON.") var json = false
         var resolved: StoreHome { StoreHome.resolve(home) }
         /// The home, refused (naming the missing file and the way out) unless it holds both its

@@ -24,7 +24,7 @@ struct InviteCommand: ParsableCommand {
             abstract: "Create an invite and print its URL: of a node's group (--group ID), or stateless (--group-id G --relay URL, a secret key).")
         @OptionGroup var secret: SecretKeyInput
         @Option(help: "A node's group id: the node makes the invite and records it in its home.") var group: String?
-        @Option(help: "The node's home, with --group (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+        @Option(help: "The node's home, with --group (default: $INVITEKIT_HOME, else ~/.invitekit).", transform: PathOption.parse) var home: String?
         @Option(help: "The group id (stateless).") var groupId: String?
         @Option(help: "Relay URL (wss://…); repeat for several (stateless).") var relay: [String] = []
         @Option(help: "whistle or signed.") var format: Format = .signed
@@ -220,7 +220,7 @@ struct InviteCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "qr", abstract: "Print an invite as a QR code (Unicode half blocks), or write it as a PNG.")
         @Argument(help: "An invite code or URL; encoded exactly as given.") var invite: String
-        @Option(help: "Write a PNG here instead of printing.") var png: String?
+        @Option(help: "Write a PNG here instead of printing.", transform: PathOption.parse) var png: String?
         @Option(help: "PNG pixels per module (1...64).", transform: NumericOption.integer(1...64)) var scale: Int = 8
         @Flag(help: "Draw dark modules as ink (for light terminal backgrounds).") var invert = false
 

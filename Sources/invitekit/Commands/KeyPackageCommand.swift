@@ -16,7 +16,7 @@ struct KeyPackageCommand: ParsableCommand {
         @Flag(name: .customLong("last-resort"), help: "Mark the KeyPackage last resort.") var lastResort = false
         @Option(name: .customLong("lifetime"), help: "Validity in seconds from now (default: 84 days current, 90 days mip).", transform: NumericOption.integer(1...KeyPackageEvent.maxLifetime)) var lifetime: UInt64?
         @OptionGroup var profile: ProfileOption
-        @Option(name: .customLong("store"), help: "Directory that keeps the private keys.") var store: String?
+        @Option(name: .customLong("store"), help: "Directory that keeps the private keys.", transform: PathOption.parse) var store: String?
         @Flag(name: .customLong("json"), help: "Print {event, reference, ...} instead of the bare event.") var json = false
 
         func run() throws {
@@ -25,7 +25,7 @@ struct KeyPackageCommand: ParsableCommand {
                 let (event, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: lastResort, lifetime: lifetime,
                                                                  profile: profile.profile)
                 if let store {
-                    try SafeFile.requirePrivateDirectory(store)
+                    try SafeFile.requirePrivateDirectory(store, role: "--store")
                     try FileKeyPackageStore(directory: URL(fileURLWithPath: store)).save(bundle)
                 }
                 guard json else { return StdIO.printLine(event.jsonString) }

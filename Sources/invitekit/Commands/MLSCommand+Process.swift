@@ -6,10 +6,11 @@ import InviteKitMLS
 extension MLSCommand {
     struct Process: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "process",
-            abstract: "Events on stdin (one per line): gift-wrapped Welcomes (1059) and group events (445); one outcome line each.")
+            abstract: "Events on stdin (one per line): gift-wrapped Welcomes (1059), their tree chunks (447) and group events (445); one outcome line each.")
         @OptionGroup var secret: SecretKeyInput
         @OptionGroup var state: StateOption
-        @Option(name: .customLong("keypackage-store"), help: ArgumentHelp("Directory of KeyPackage private keys (from keypackage create --store), for Welcomes.", valueName: "dir"))
+        @Option(name: .customLong("keypackage-store"), help: ArgumentHelp("Directory of KeyPackage private keys (from keypackage create --store), for Welcomes.", valueName: "dir"),
+                transform: PathOption.parse)
         var store: String?
 
         func run() throws {
@@ -30,16 +31,25 @@ extension MLSCommand {
             var keyPackages: FileKeyPackageStore?
             var changed = false
             var lines: [String] = []
+            // A Welcome whose ratchet tree is out of band needs its kind-447 chunk events (PROTOCOL
+            // §5.11); `mls confirm` prints them before the Welcomes, but any order joins: every
+            // chunk of the input is offered to every Welcome in it (extra ones are ignored).
+            let chunks = events.filter { $0.kind == RatchetTreeChunks.kind }
             for event in events {
                 switch event.kind {
+                case RatchetTreeChunks.kind:
+                    var o = JSONOutput()
+                    o.add("type", "tree_chunk")
+                    o.add("event", event.id)
+                    lines.append(o.string)
                 case GiftWrap.wrapKind:
                     if key == nil { key = try secret.resolve(stdinIsInput: true) }
                     if keyPackages == nil {
                         guard let store else { throw CLIFailure("a Welcome arrived: give --keypackage-store DIR", exitCode: 64) }
-                        try SafeFile.requirePrivateDirectory(store)
+                        try SafeFile.requirePrivateDirectory(store, role: "--keypackage-store")
                         keyPackages = try FileKeyPackageStore(directory: URL(fileURLWithPath: store))
                     }
-                    let line = try join(event, key: key!, store: keyPackages!, file: &file)
+                    let line = try join(event, key: key!, store: keyPackages!, chunks: chunks, file: &file)
                     changed = changed || line.joined
                     lines.append(line.output.string)
                 case MarmotGroupEvent.kind:
@@ -51,7 +61,7 @@ extension MLSCommand {
                     for outcome in receipt.outcomes { lines.append(Self.line(outcome, event: event).string) }
                     changed = changed || receipt.stateChanged || receipt.bufferChanged
                 default:
-                    lines.append(Self.rejected(event, MLSError(.invalidEvent, "kind \(event.kind) is neither a gift wrap (1059) nor a group event (445)")).string)
+                    lines.append(Self.rejected(event, MLSError(.invalidEvent, "kind \(event.kind) is neither a gift wrap (1059), a tree chunk (447) nor a group event (445)")).string)
                 }
             }
             if changed, let file { try file.save(state.path) }
@@ -59,10 +69,17 @@ extension MLSCommand {
         }
 
         /// Joins from a Welcome, or replaces the state of the same group when the Welcome is newer
-        /// (a joiner whose first Welcome lost a commit race is re-added on a later epoch).
-        func join(_ wrap: NostrEvent, key: Secp256k1.PrivateKey, store: FileKeyPackageStore, file: inout GroupStateFile?) throws -> (output: JSONOutput, joined: Bool) {
+        /// (a joiner whose first Welcome lost a commit race is re-added on a later epoch). A tree
+        /// out of band is put together from `chunks`; one missing is `tree_chunks_missing`.
+        func join(_ wrap: NostrEvent, key: Secp256k1.PrivateKey, store: FileKeyPackageStore, chunks: [NostrEvent],
+                  file: inout GroupStateFile?) throws -> (output: JSONOutput, joined: Bool) {
             let group: GroupStateFile.Group
-            do { group = try GroupStateFile.Group.join(giftWrap: wrap, recipient: key, store: store) } catch let e as MLSError {
+            do {
+                let gift: UnwrappedGift
+                do { gift = try GiftWrap.unwrap(wrap, recipient: key) } catch { throw MLSError(.invalidWelcome, "gift wrap: \(error)") }
+                let opened = try GroupStateFile.Group.openWelcome(gift: gift, recipient: key, store: store)
+                group = try GroupStateFile.Group.join(opened, treeChunkEvents: chunks, store: store)
+            } catch let e as MLSError {
                 return (Self.rejected(wrap, e), false)
             }
             var replaced = false

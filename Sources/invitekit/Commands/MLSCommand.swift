@@ -12,7 +12,8 @@ struct MLSCommand: ParsableCommand {
 
     /// `--state FILE`, shared by every command that works on a group.
     struct StateOption: ParsableArguments {
-        @Option(name: .customLong("state"), help: ArgumentHelp("Group state file (created 0600, replaced atomically).", valueName: "file"))
+        @Option(name: .customLong("state"), help: ArgumentHelp("Group state file (created 0600, replaced atomically).", valueName: "file"),
+                transform: PathOption.parse)
         var path: String
         @Option(name: .customLong("lock-wait"), help: ArgumentHelp("Seconds to wait for another command holding the state's lock (0...600).", valueName: "seconds"),
                 transform: NumericOption.seconds(0...600))

@@ -5,7 +5,7 @@ import InviteKitStore
 /// `invitekit id`: the node's npub, default relays and number of groups (works while `serve` runs).
 struct NodeIDCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "id", abstract: "Print this node's npub, relays and number of groups.")
-    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).", transform: PathOption.parse) var home: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {

@@ -8,7 +8,7 @@ import InviteKitStore
 struct NodeInitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init", abstract: "Create a node's home: an identity (new, or --import an nsec read from stdin) and default relays.")
-    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).", transform: PathOption.parse) var home: String?
     @Option(name: .customLong("relay"), help: "A default relay, ws:// or wss:// (repeatable).", transform: RelayURLOption.parse) var relays: [String] = []
     @Flag(name: .customLong("import"), help: "Read the secret key (nsec1… or hex) from stdin; never from the command line.") var importKey = false
     @Flag(name: .customLong("force-new-identity"),

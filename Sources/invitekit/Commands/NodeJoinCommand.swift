@@ -10,7 +10,7 @@ struct NodeJoinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "join", abstract: "Join a group through a signed invite URL or a whistle://invite/… code and wait for the answer.")
     @Argument(help: "The invite URL (not with --resume).") var url: String?
     @Flag(help: "Wait for the answer to the latest pending join instead of starting one.") var resume = false
-    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).", transform: PathOption.parse) var home: String?
     @Option(help: "Give up after S seconds (exit 4).", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 120
     @Flag(help: "Send the request and return at once.") var noWait = false
     @Flag(help: "Print JSON.") var json = false

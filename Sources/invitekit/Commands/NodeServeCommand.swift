@@ -9,7 +9,7 @@ import InviteKitStore
 /// the other commands' requests from the home's inbox, and prints one line per event.
 struct NodeServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Run this node until SIGINT/SIGTERM: answer join requests, publish commits, Welcomes and replies.")
-    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).") var home: String?
+    @Option(help: "Home directory (default: $INVITEKIT_HOME, else ~/.invitekit).", transform: PathOption.parse) var home: String?
     @Option(help: "Also create a group named N first and print a signed invite for it (a shortcut for `group new` + `invite create`).") var newGroup: String?
     @Flag(help: "The printed invite is single use.") var singleUse = false
     @Option(help: "The printed invite expires after S seconds.", transform: NumericOption.integer(1...NumericOption.maxLifetime)) var expiresIn: Int64 = 86_400
@@ -24,9 +24,14 @@ struct NodeServeCommand: AsyncParsableCommand {
             guard interval.isFinite, interval > 0, interval <= 3600 else { throw CLIFailure("--interval must be between 0 and 3600 seconds", exitCode: 64) }
             let stopAt = try duration.map { try NodeOutput.deadline(after: $0) }
             let resolved = StoreHome.resolve(home)
+            let json = self.json
+            // Each relay's connection status, once per change (PROTOCOL §9.5): a relay that keeps
+            // dropping is reported once, not silently retried.
+            let observed = RelayClientConfiguration(statusObserver: { url, status in NodeServeCommand.print(relay: url, status, json: json) })
             let node = try await NodeServeCommand.open(resolved, configuration: .init(idleInterval: .milliseconds(Int64(interval * 1000)),
                                                                                             eventBudget: try eventBudget.budget,
-                                                                                            acceptsUnsolicitedWelcomes: acceptWelcomes))
+                                                                                            acceptsUnsolicitedWelcomes: acceptWelcomes,
+                                                                                            connector: { WebSocketRelayClient(url: $0, configuration: observed) }))
             let relays = try await node.defaultRelays()
             guard !relays.isEmpty else { throw CLIFailure("no default relays (run `invitekit init --relay URL`)") }
             // A home written before relay URLs were checked may hold one nothing can connect to.
@@ -43,7 +48,6 @@ struct NodeServeCommand: AsyncParsableCommand {
             try NodeServeCommand.openInbox(resolved)
             defer { unlink(NodeInbox.serveMarker(resolved)) }
             line(["event": "serving", "relays": relays.joined(separator: " ")], text: "serving on \(relays.joined(separator: " ")) (Ctrl-C stops)")
-            let json = self.json
             let printer = Task { for await event in events { NodeServeCommand.print(event, json: json) } }
             let runner = Task { try await node.run() }
             // The inbox: other commands' requests, taken at once (not after a relay round).
@@ -94,8 +98,11 @@ struct NodeServeCommand: AsyncParsableCommand {
     /// The inbox directory (0700) and the marker that tells other commands a serve takes requests.
     static func openInbox(_ home: StoreHome) throws {
         let dir = NodeInbox.directory(home)
-        if mkdir(dir, 0o700) != 0 && errno != EEXIST { throw CLIFailure("cannot create \(dir): \(String(cString: strerror(errno)))") }
-        try SafeFile.requirePrivateDirectory(dir)
+        if mkdir(dir, 0o700) != 0 && errno != EEXIST { throw CLIFailure("cannot create the home's inbox \(dir): \(String(cString: strerror(errno)))") }
+        // The user gave a home, not this path: the message names the inbox inside it and the fix.
+        do { try SafeFile.requirePrivateDirectory(dir, role: "the home's inbox") } catch let e as CLIFailure {
+            throw CLIFailure(e.message + " (serve keeps other commands' requests there; move the file aside and serve recreates it)")
+        }
         try SafeFile.write(Array("\(getpid())\n".utf8), to: NodeInbox.serveMarker(home), mode: 0o600)
     }
 
@@ -127,6 +134,27 @@ struct NodeServeCommand: AsyncParsableCommand {
         case .bufferedEventsEvicted(let g, let n): text = "\(n) buffered event(s) of \(g.prefix(16))… dropped (buffer full)"
         }
         NodeOutput.emit(json, ["event": "node", "detail": text], text: text)
+    }
+
+    /// `relay URL: connected`, `… unreachable (reason); retrying in S s`, `… disconnected (reason)`.
+    static func print(relay url: String, _ status: RelayConnectionStatus, json: Bool) {
+        let (name, reason, retry): (String, String?, Duration?)
+        switch status {
+        case .connected: (name, reason, retry) = ("connected", nil, nil)
+        case .reconnecting(_, let after, let why): (name, reason, retry) = ("reconnecting", why, after)
+        case .disconnected(let why): (name, reason, retry) = ("disconnected", why, nil)
+        }
+        var fields = ["event": "relay", "relay": url, "status": name]
+        if let reason { fields["reason"] = reason }
+        let seconds = retry.map { String(format: "%.1f", Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+        if let seconds { fields["retry_in"] = seconds }
+        let text: String
+        switch status {
+        case .connected: text = "relay \(url): connected"
+        case .reconnecting: text = "relay \(url): unreachable (\(reason ?? "")); retrying with backoff, next in \(seconds ?? "?") s"
+        case .disconnected: text = "relay \(url): disconnected (\(reason ?? ""))"
+        }
+        NodeOutput.emit(json, fields, text: text)
     }
 }
 

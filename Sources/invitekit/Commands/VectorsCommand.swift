@@ -10,7 +10,7 @@ struct VectorsCommand: ParsableCommand {
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "verify",
             abstract: "Run every vector suite under the directory; one line per suite, then 'N passed, N failed'.")
-        @Option(help: "The vectors directory.") var dir = "vectors"
+        @Option(help: "The vectors directory.", transform: PathOption.parse) var dir = "vectors"
         @Flag(help: "Print each failed case.") var verbose = false
 
         func run() throws {

@@ -50,13 +50,15 @@ enum SafeFile {
     }
 
     /// Checks a directory that will hold secrets: it must not be writable by group or others,
-    /// since anyone who can write it can replace or plant key files (docs/cli.md §3).
-    static func requirePrivateDirectory(_ path: String) throws {
+    /// since anyone who can write it can replace or plant key files (docs/cli.md §3). `role`
+    /// names where the path came from, as the user knows it (`--store`, "the home's inbox"): a
+    /// message must name what the user did, not an option of another command.
+    static func requirePrivateDirectory(_ path: String, role: String) throws {
         var st = stat()
         guard lstat(path, &st) == 0 else { return }  // created 0700 by the store
-        guard st.st_mode & S_IFMT == S_IFDIR else { throw CLIFailure("refusing --store \(path): not a directory") }
+        guard st.st_mode & S_IFMT == S_IFDIR else { throw CLIFailure("refusing \(role) \(path): not a directory") }
         if st.st_mode & 0o022 != 0 {
-            throw CLIFailure("refusing --store \(path): it is writable by group or others (mode \(String(st.st_mode & 0o7777, radix: 8))); use a private directory (chmod 700)")
+            throw CLIFailure("refusing \(role) \(path): it is writable by group or others (mode \(String(st.st_mode & 0o7777, radix: 8))); use a private directory (chmod 700)")
         }
     }
 }

@@ -14,7 +14,8 @@ struct SecretKeyInput: ParsableArguments {
                                valueName: "key"))
     var secretKey: [String] = []
 
-    @Option(name: .customLong("secret-key-file"), help: ArgumentHelp("Read the secret key from this file (mode 0600 or stricter).", valueName: "path"))
+    @Option(name: .customLong("secret-key-file"), help: ArgumentHelp("Read the secret key from this file (mode 0600 or stricter).", valueName: "path"),
+            transform: PathOption.parse)
     var secretKeyFile: String?
 
     /// The key. `stdinIsInput` is true for commands that read their data from stdin, where

@@ -1,0 +1,8 @@
+import InviteKitStore
+
+/// Every path option (`--home`, `--state`, `--store`, `--keypackage-store`, `--png`,
+/// `--secret-key-file`, `vectors --dir`): made absolute while the command line is read, by the
+/// one resolver, ``AbsolutePath`` (docs/cli.md §3, "Paths").
+enum PathOption {
+    static func parse(_ text: String) -> String { AbsolutePath.resolve(text) }
+}
