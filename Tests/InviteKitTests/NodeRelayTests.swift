@@ -32,7 +32,7 @@ final class NodeRelayTests: XCTestCase {
         let decisions = try await node!.catchUp(pool: pool)
         XCTAssertEqual(decisions.count, 1)
         let writes = try await node!.flushOutbound(to: [relay])
-        XCTAssertEqual(writes, 2, "the Commit, then the Welcome it released")
+        XCTAssertEqual(writes, 4, "the relay lists init queued (PROTOCOL §5.12.6), the Commit, then the Welcome it released")
 
         let wraps = await pool.fetch([GiftWrapCatchUp.filter(for: deeKey.publicKey)], timeout: .seconds(5)).events
         dee.catchUp(GiftWrap.unwrapBatch(wraps, recipient: deeKey))

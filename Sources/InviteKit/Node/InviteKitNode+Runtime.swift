@@ -27,11 +27,13 @@ extension InviteKitNode {
         emit(.running(relays: (try? feedPlan().giftRelays) ?? []))
         while !Task.isCancelled, runtime?.failure == nil {
             do {
-                // Queued events go out before the feeds open: a fresh start's catch-up (every
-                // stored event of its groups) would otherwise sit ahead of them on each connection.
+                // KeyPackages are topped up first, so a fresh home's first round publishes them
+                // with its relay lists (PROTOCOL §5.12.6). Queued events go out before the feeds
+                // open: a fresh start's catch-up (every stored event of its groups) would
+                // otherwise sit ahead of them on each connection.
+                if configuration.keyPackageLowWater > 0 { try replenishKeyPackages() }
                 try await flushDue()
                 try await refreshFeeds()
-                if configuration.keyPackageLowWater > 0 { try replenishKeyPackages() }
                 try retryDeferredWraps()
                 try saveDirtyBuffers()
             } catch {
