@@ -138,4 +138,24 @@ final class MarmotHostileMemberTests: XCTestCase {
             if case .message? = a.receive(event: hers, now: now + 300).first { XCTFail("\(profile): the removed member was read") }
         }
     }
+
+    /// What we allow ourselves to send we accept (issue 31): a commit made under a 16 MiB event
+    /// budget is over the default 64 KiB bound, refused under it, and read under the same budget.
+    func testTheReceiveBoundFollowsTheSendBound() throws {
+        var (a, b) = try pair()
+        let roomy = try EventBudget(maxEventBytes: 16 << 20)
+        let kps = try (0..<150).map { _ in
+            try KeyPackageValidator.validate(try KeyPackageEvent.create(nostrKey: Secp256k1.PrivateKey(), relays: relays, lastResort: false, now: now).event,
+                                             now: now)
+        }
+        let big = try a.commit(adding: kps, budget: roomy, now: now)
+        XCTAssertGreaterThan(big.event.content.utf8.count, EventBudget.defaultMaxEventBytes)
+        var underDefault = b
+        guard case .rejected(let e)? = underDefault.ingest(event: big.event, now: now).outcomes.first else { return XCTFail("not refused") }
+        XCTAssertEqual(e.code, .tooLarge)
+        guard case .commitApplied? = b.ingest(event: big.event, now: now, budget: roomy).outcomes.first else {
+            return XCTFail("a commit made within the budget was not read within it")
+        }
+        XCTAssertEqual(b.state.memberIdentities.count, 152)
+    }
 }

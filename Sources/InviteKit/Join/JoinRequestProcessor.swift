@@ -209,7 +209,7 @@ public struct JoinRequestProcessor: Sendable {
     /// Feeds one kind-445 event to `hosted`. When a rollback names adds this inviter lost, their
     /// KeyPackages are added again on the winning branch (next to the rollback, MIP-03).
     public func receive(_ event: NostrEvent, in hosted: inout HostedGroup) throws -> GroupReceipt {
-        let receipt = hosted.group.ingest(event: event, now: clock())
+        let receipt = hosted.group.ingest(event: event, now: clock(), budget: budget)
         let outcomes = receipt.outcomes
         let lost = outcomes.flatMap { o -> [MarmotLostAdd] in
             if case let .rolledBack(_, _, lostAdds) = o { return lostAdds }

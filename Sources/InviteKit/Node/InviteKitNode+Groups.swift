@@ -68,7 +68,7 @@ extension InviteKitNode {
                     }
                 }
             } else {
-                receipt = advanced.ingest(event: event, now: now)
+                receipt = advanced.ingest(event: event, now: now, budget: configuration.eventBudget)
             }
             if receipt.stateChanged || !commits.isEmpty {
                 stored = try saveGroupEvent(event, groupID: groupID, advanced: advanced, receipt: receipt, commits: commits,

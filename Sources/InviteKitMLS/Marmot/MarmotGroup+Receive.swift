@@ -14,8 +14,13 @@ extension MarmotGroup {
     /// ``MarmotProfile/maxGroupEventContentBytes`` is refused before any other work; one that no
     /// retained epoch's key opens costs one failed AEAD open per key, changes no state and goes to
     /// ``buffer`` (whose evictions are reported as ``MarmotOutcome/evicted(eventID:)``).
-    public mutating func ingest(event: NostrEvent, now: Int64 = UnixTime.now()) -> MarmotReceipt {
-        let first = receiveOne(event, now: now)
+    ///
+    /// `budget` is the event budget this member also sends with (PROTOCOL §5.11): content up to
+    /// its bound is taken (at least ``MarmotProfile/maxGroupEventContentBytes``), so what we
+    /// allow ourselves to send we accept (issue 31).
+    public mutating func ingest(event: NostrEvent, now: Int64 = UnixTime.now(), budget: EventBudget = .standard) -> MarmotReceipt {
+        let bound = max(budget.maxEventBytes, MarmotProfile.maxGroupEventContentBytes)
+        let first = receiveOne(event, now: now, maxContentBytes: bound)
         var outcomes = first.outcomes
         var stateChanged = first.changed
         var bufferChanged = false
@@ -28,7 +33,7 @@ extension MarmotGroup {
             progress = false
             let before = buffer
             for e in buffer.removeAll() {
-                let o = receiveOne(e, now: now)
+                let o = receiveOne(e, now: now, maxContentBytes: bound)
                 if o.buffer { buffer.append(e); continue }
                 stateChanged = stateChanged || o.changed
                 outcomes += o.outcomes
@@ -76,10 +81,10 @@ extension MarmotGroup {
         aTime != bTime ? aTime < bTime : aID.lowercased() < bID.lowercased()
     }
 
-    mutating func receiveOne(_ event: NostrEvent, now: Int64) -> Step {
+    mutating func receiveOne(_ event: NostrEvent, now: Int64, maxContentBytes: Int = MarmotProfile.maxGroupEventContentBytes) -> Step {
         let size = event.content.utf8.count
-        guard size <= MarmotProfile.maxGroupEventContentBytes else {
-            return Step(outcomes: [.rejected(MLSError(.tooLarge, "kind-445 content of \(size) bytes is over \(MarmotProfile.maxGroupEventContentBytes)"))])
+        guard size <= maxContentBytes else {
+            return Step(outcomes: [.rejected(MLSError(.tooLarge, "kind-445 content of \(size) bytes is over \(maxContentBytes)"))])
         }
         do {
             if seenEventIDs.contains(event.id.lowercased()) || seenEventIDs.contains(event.id) || buffer.contains(eventID: event.id) {

@@ -39,8 +39,10 @@ package enum MarmotProfile {
     /// snapshots (§5.9).
     package static let epochLookback = 5
     /// A kind-445 event whose content is longer than this (bytes) is refused before any other
-    /// check (`too_large`): the relay event limit of PROTOCOL.md §5.4, so no genuine event is.
-    package static let maxGroupEventContentBytes = 64 * 1024
+    /// check (`too_large`): the default event budget (PROTOCOL.md §5.4, §5.11), so no event made
+    /// within it is. A receiver given a larger budget (`MarmotGroup.ingest(event:now:budget:)`)
+    /// takes what that budget lets a sender make: the receive bound follows the send bound.
+    package static let maxGroupEventContentBytes = EventBudget.defaultMaxEventBytes
     /// At most this many event ids, and as many content hashes, are remembered per group to drop
     /// replays early (PROTOCOL.md §5.9; `BoundedSeenSet`).
     package static let seenEventLimit = 256

@@ -12,6 +12,8 @@ extension MLSCommand {
         @Option(name: .customLong("keypackage-store"), help: ArgumentHelp("Directory of KeyPackage private keys (from keypackage create --store), for Welcomes.", valueName: "dir"),
                 transform: PathOption.parse)
         var store: String?
+        /// The bound this tool sends with is the bound it reads with (PROTOCOL §5.11).
+        @OptionGroup var eventBudget: EventBudgetOption
 
         func run() throws {
             try runReportingErrors {
@@ -57,7 +59,7 @@ extension MLSCommand {
                         lines.append(Self.rejected(event, MLSError(.notMember, "no group state yet: process a Welcome first")).string)
                         continue
                     }
-                    let receipt = file!.group.ingest(event: event)
+                    let receipt = file!.group.ingest(event: event, budget: try eventBudget.budget)
                     for outcome in receipt.outcomes { lines.append(Self.line(outcome, event: event).string) }
                     changed = changed || receipt.stateChanged || receipt.bufferChanged
                 default:
