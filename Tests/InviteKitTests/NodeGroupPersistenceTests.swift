@@ -95,7 +95,16 @@ final class NodeGroupPersistenceTests: XCTestCase {
         await node!.shutdown()
         node = nil
 
-        XCTAssertThrowsError(try InviteKitNode(home: home, clock: { now })) { XCTAssertTrue($0 is InviteKitError, "\($0)") }
+        // The next start opens the home and sets the damaged group aside (issue 31, D6).
+        var opened: InviteKitNode? = try InviteKitNode(home: home, clock: { now })
+        let damage = await opened!.damagedGroups[groupID]
+        XCTAssertEqual(damage?.code, .storeCorrupt)
+        do { _ = try await opened!.send("third", to: groupID); XCTFail("a damaged group took a message") } catch {
+            XCTAssertEqual(error.code, .storeCorrupt)
+        }
+        XCTAssertEqual(InviteKitNode.inspect(home: home).count, 1, "doctor's check names the group")
+        await opened!.shutdown()
+        opened = nil
         try store.write { tx in try tx.treeChunks.write(groupID: groupID, changed: [(damaged, chunks[damaged])], count: chunks.count) }
         let repaired = try InviteKitNode(home: home, clock: { now })
         let history = try await repaired.history(of: groupID).map(\.content)

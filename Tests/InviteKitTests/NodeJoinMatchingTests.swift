@@ -79,7 +79,7 @@ final class NodeJoinMatchingTests: XCTestCase {
             _ = try await bob.waitForJoin(record.id, timeout: .seconds(30))
             XCTFail("the join did not fail")
         } catch {
-            XCTAssertEqual(error.code, .joinFailed)
+            XCTAssertEqual(error.code, .welcomeFailed)
             XCTAssertEqual(error.underlyingCode, "decryption_failed")
         }
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(5), "the failure was not reported at once")

@@ -13,6 +13,7 @@ extension InviteKitNode {
 
     /// The group's current engine state, hosted or joined.
     func currentGroup(_ groupID: String) throws -> MarmotMLSGroup {
+        if let damage = damagedGroups[groupID] { throw damage }
         guard let group = registry[groupID]?.group else { throw InviteKitError(.groupNotFound) }
         return group
     }

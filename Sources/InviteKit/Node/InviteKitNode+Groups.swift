@@ -14,6 +14,7 @@ extension InviteKitNode {
     /// A group's row by conversation id or Nostr group id.
     func groupRow(_ anyID: String) throws -> StoredGroup {
         guard let row = try store.read({ tx in try tx.groups.find(anyID) }) else { throw InviteKitError(.groupNotFound) }
+        if let damage = damagedGroups[row.id] { throw damage }
         return row
     }
 

@@ -214,7 +214,7 @@ extension InviteKitNode {
         case .joined: return .success(try group(record.groupID ?? ""))
         case .failed:
             if record.errorType == Self.welcomeFailedType {
-                return .failure(InviteKitError(.joinFailed, underlyingCode: record.errorReason ?? Self.welcomeFailedType))
+                return .failure(InviteKitError(.welcomeFailed, underlyingCode: record.errorReason ?? Self.welcomeFailedType))
             }
             let type = InviteJoinError.ErrorType(rawValue: record.errorType ?? "")
             return .failure(InviteKitError(type.inviteKitCode, underlyingCode: type.rawValue))

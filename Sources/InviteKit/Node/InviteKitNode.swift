@@ -47,6 +47,10 @@ public actor InviteKitNode {
     /// their Welcomes go there as well as to the group's relays (PROTOCOL §5.12.6). In memory
     /// only: a Welcome released after a restart goes to the group's relays.
     var welcomeInboxes: [String: [String]] = [:]
+    /// Groups whose stored state did not restore, by id, with why (issue 31, D6): the node opens
+    /// without them, so other groups, invites and ``run()`` keep working, and every call naming
+    /// one of them throws this error.
+    public private(set) var damagedGroups: [String: InviteKitError] = [:]
     /// The runtime's state while ``run()`` runs (`nil` otherwise).
     var runtime: NodeRuntimeState?
 
@@ -146,7 +150,15 @@ public actor InviteKitNode {
         let tags = TransactionConsumedTagStore(store: store, clock: clock)
         self.consumedTags = tags
         self.processor = JoinRequestProcessor(inviter: key, consumedTags: tags, clock: clock, rng: rng, budget: configuration.eventBudget)
-        let restored = try store.read { tx in try tx.groups.all().map { row in (row, try Self.restoreGroup(row, in: tx)) } }
+        // One damaged group does not keep the home from opening: it is set aside with its error.
+        var restored: [(StoredGroup, (group: MarmotMLSGroup, savedTree: RatchetTree?))] = []
+        for row in try store.read({ tx in try tx.groups.all() }) {
+            do {
+                restored.append((row, try store.read { tx in try Self.restoreGroup(row, in: tx) }))
+            } catch {
+                damagedGroups[row.id] = Self.damage(error, groupID: row.id)
+            }
+        }
         for (row, (restoredGroup, savedTree)) in restored {
             var group = restoredGroup
             // A state of an older format carried its buffered events: they move to the table

@@ -5,8 +5,9 @@ import InviteKitStore
 
 /// `invitekit doctor`: a read-only check of a node's home (docs/cli.md §5; the home: PROTOCOL §11.1): file modes, whether
 /// the key and the database are both there, the schema version, `PRAGMA integrity_check`, who
-/// holds the lock, and how many deliveries wait for a relay. Exit 0 when nothing is wrong, 1
-/// otherwise. Changes nothing.
+/// holds the lock, how many deliveries wait for a relay, whether `identity.key` is a valid key of
+/// this home and whether every group restores (`InviteKitNode.inspect(home:)`). Exit 0 when
+/// nothing is wrong, 1 otherwise. Changes nothing.
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor", abstract: "Check a node's home (file modes, schema, integrity, lock, queued deliveries); changes nothing.")
@@ -58,6 +59,12 @@ struct DoctorCommand: ParsableCommand {
                     lines.append("database  \(CLIMessages.describe(error))")
                     problems.append(CLIMessages.describe(error))
                 }
+            }
+            if contents == .complete {
+                // The identity key and every group, restored as a node would (issue 31, D6).
+                let found = InviteKitNode.inspect(home: home)
+                lines.append("groups    \(found.isEmpty ? "every group restores; identity.key is valid" : found.joined(separator: "; "))")
+                problems += found
             }
             if let lock = HomeLock.holder(path: home.lockPath) {
                 let text = lock.held ? "held by pid \(lock.pid.isEmpty ? "?" : lock.pid) (a node is serving)" : "free"
