@@ -9,8 +9,8 @@ import InviteKit
 /// The whole InviteKit story in one process, over any relays (in-memory or real):
 /// 1 create a group, 2 make an invite (URL + QR), 3 send a join request, 4 Commit then Welcome,
 /// 5 exchange messages, 6 a failed join with its user-facing message, 7 remove a member.
-public enum DemoStory {
-    public static func run(pool: RelayPool, rng: RandomSource = SystemRandom(), showQR: Bool = true,
+package enum DemoStory {
+    package static func run(pool: RelayPool, rng: RandomSource = SystemRandom(), showQR: Bool = true,
                            emit: (StoryStep) -> Void) async throws -> Bool {
         var allOK = true
         func record(_ step: Int, _ title: String, _ actor: String, _ ok: Bool, _ ids: [(String, String)], _ text: [String]) {

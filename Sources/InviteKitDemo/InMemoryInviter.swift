@@ -4,28 +4,28 @@ import InviteKit
 /// An inviter that keeps its hosted groups in memory, for the demo and tests that run the join
 /// flow without a node: ``JoinRequestProcessor``'s decisions over a dictionary, plus the
 /// in-memory duplicate check a node keeps in its store. Apps use ``InviteKitNode``.
-public final class InMemoryInviter: @unchecked Sendable {
+package final class InMemoryInviter: @unchecked Sendable {
     // Safe: `groups` and `seen` are only touched under `lock`.
     private let lock = NSLock()
     private var groups: [String: HostedGroup] = [:]
     private var seen = Set<String>()
-    public let processor: JoinRequestProcessor
+    package let processor: JoinRequestProcessor
 
-    public init(inviter: Secp256k1.PrivateKey, consumedTags: any ConsumedTagStore,
+    package init(inviter: Secp256k1.PrivateKey, consumedTags: any ConsumedTagStore,
                 clock: @escaping @Sendable () -> Int64 = { UnixTime.now() }, rng: RandomSource = SystemRandom()) {
         processor = JoinRequestProcessor(inviter: inviter, consumedTags: consumedTags, clock: clock, rng: rng)
     }
 
-    public var inviter: Secp256k1.PrivateKey { processor.inviter }
+    package var inviter: Secp256k1.PrivateKey { processor.inviter }
 
-    public func host(_ group: HostedGroup) { lock.withLock { groups[group.conversationID] = group } }
-    public func group(_ id: String) -> HostedGroup? { lock.withLock { JoinRequestProcessor.find(id, in: Array(groups.values)) } }
-    public func removeGroup(_ id: String) { lock.withLock { _ = groups.removeValue(forKey: id) } }
-    public func update(_ id: String, group: MarmotMLSGroup) { lock.withLock { groups[id]?.group = group } }
+    package func host(_ group: HostedGroup) { lock.withLock { groups[group.conversationID] = group } }
+    package func group(_ id: String) -> HostedGroup? { lock.withLock { JoinRequestProcessor.find(id, in: Array(groups.values)) } }
+    package func removeGroup(_ id: String) { lock.withLock { _ = groups.removeValue(forKey: id) } }
+    package func update(_ id: String, group: MarmotMLSGroup) { lock.withLock { groups[id]?.group = group } }
 
     /// Revokes every outstanding invite of a group by rotating its tag; returns the new tag.
     @discardableResult
-    public func rotateTag(_ id: String, using rng: RandomSource = SystemRandom()) -> String? {
+    package func rotateTag(_ id: String, using rng: RandomSource = SystemRandom()) -> String? {
         lock.withLock {
             guard groups[id] != nil else { return nil }
             let tag = InviteTag.generate(using: rng)
@@ -34,13 +34,13 @@ public final class InMemoryInviter: @unchecked Sendable {
         }
     }
 
-    public func invite(for id: String, options: InviteOptions = InviteOptions(), using rng: RandomSource? = nil) throws -> SignedInvite {
+    package func invite(for id: String, options: InviteOptions = InviteOptions(), using rng: RandomSource? = nil) throws -> SignedInvite {
         guard let g = group(id) else { throw InviteKitError(.conversationNotFound, underlyingCode: "conversation_not_found") }
         return try processor.invite(for: g, options: options, using: rng)
     }
 
     /// Decides one gift-wrapped message once (a second copy is `.ignored(.duplicate)`).
-    public func process(_ gift: UnwrappedGift, busy: Set<String> = []) -> JoinDecision {
+    package func process(_ gift: UnwrappedGift, busy: Set<String> = []) -> JoinDecision {
         if gift.sender == inviter.publicKey { return .ignored(.ownMessage) }
         guard lock.withLock({ seen.insert(gift.rumor.id).inserted }) else { return .ignored(.duplicate) }
         let decision = processor.process(gift, hosted: lock.withLock { Array(groups.values) }, busy: busy)
@@ -48,35 +48,35 @@ public final class InMemoryInviter: @unchecked Sendable {
         return decision
     }
 
-    public func approve(_ approval: PendingApproval) throws -> PendingJoin {
+    package func approve(_ approval: PendingApproval) throws -> PendingJoin {
         try processor.approve(approval, in: try required(approval.conversationID))
     }
 
-    public func add(_ keyPackageEvent: NostrEvent, to id: String, asAdmin: Bool = false) throws -> PendingJoin {
+    package func add(_ keyPackageEvent: NostrEvent, to id: String, asAdmin: Bool = false) throws -> PendingJoin {
         try processor.add(keyPackageEvent, to: try required(id), asAdmin: asAdmin)
     }
 
-    public func promote(_ member: Secp256k1.XOnlyPublicKey, in id: String) throws -> PendingGroupChange {
+    package func promote(_ member: Secp256k1.XOnlyPublicKey, in id: String) throws -> PendingGroupChange {
         try processor.promote(member, in: try required(id))
     }
 
-    public func confirmPublished(change: PendingGroupChange, acknowledgedBy relays: [String]) throws {
+    package func confirmPublished(change: PendingGroupChange, acknowledgedBy relays: [String]) throws {
         try mutate(change.conversationID) { try processor.confirmPublished(change: change, in: &$0, acknowledgedBy: relays) }
     }
 
-    public func confirmPublished(_ pending: PendingJoin, acknowledgedBy relays: [String]) throws -> [NostrEvent] {
+    package func confirmPublished(_ pending: PendingJoin, acknowledgedBy relays: [String]) throws -> [NostrEvent] {
         try mutate(pending.conversationID) { try processor.confirmPublished(pending, in: &$0, acknowledgedBy: relays) }
     }
 
-    public func receive(_ event: NostrEvent, conversationID id: String) throws -> JoinRequestProcessor.GroupReceipt {
+    package func receive(_ event: NostrEvent, conversationID id: String) throws -> JoinRequestProcessor.GroupReceipt {
         try mutate(id) { try processor.receive(event, in: &$0) }
     }
 
-    public func readd(_ overtaken: PendingJoin) throws -> PendingJoin? {
+    package func readd(_ overtaken: PendingJoin) throws -> PendingJoin? {
         try processor.readd(overtaken, in: try required(overtaken.conversationID))
     }
 
-    public func refusal(of pending: PendingJoin, reason: String) -> NostrEvent? { processor.refusal(of: pending, reason: reason) }
+    package func refusal(of pending: PendingJoin, reason: String) -> NostrEvent? { processor.refusal(of: pending, reason: reason) }
 
     private func required(_ id: String) throws -> HostedGroup {
         guard let g = group(id) else { throw InviteKitError(.conversationNotFound) }

@@ -3,15 +3,15 @@ import Foundation
 /// The process tests' fixture: a real relay on loopback, the `invitekit` CLI as child processes,
 /// and a temporary root holding one home per node. ``tearDown()`` ends every process, stops the
 /// relay and removes the homes.
-public final class CLIRelayWorld: @unchecked Sendable {
+package final class CLIRelayWorld: @unchecked Sendable {
     // Safe: built and torn down by the test's one task; the processes it starts share nothing of it.
-    public let relay: RelayProcess
-    public let cli: CLIProcesses
-    public let root: String
+    package let relay: RelayProcess
+    package let cli: CLIProcesses
+    package let root: String
     private var scratch: TemporaryDirectory?
 
     /// Skips (or fails under `CI`) without the relay's venv or the built executable.
-    public init(prefix: String) throws {
+    package init(prefix: String) throws {
         try RelayProcess.requireRelay()
         cli = try CLIProcesses()
         relay = try RelayProcess()
@@ -22,9 +22,9 @@ public final class CLIRelayWorld: @unchecked Sendable {
     }
 
     /// The home directory of node `name`.
-    public func home(_ name: String) -> String { (root as NSString).appendingPathComponent(name) }
+    package func home(_ name: String) -> String { (root as NSString).appendingPathComponent(name) }
 
-    public func tearDown() {
+    package func tearDown() {
         cli.killAll()
         relay.tearDown()
         scratch = nil

@@ -1,21 +1,21 @@
 import Foundation
 
 /// Runs the independent nostr-sdk peer (scripts/peer/nostr_peer.py) in the project venv.
-public enum PythonPeer {
-    public static var packageRoot: URL { VectorFiles.root.deletingLastPathComponent() }
-    public static var python: URL { packageRoot.appendingPathComponent(".venv/bin/python") }
-    public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: python.path) }
+package enum PythonPeer {
+    package static var packageRoot: URL { VectorFiles.root.deletingLastPathComponent() }
+    package static var python: URL { packageRoot.appendingPathComponent(".venv/bin/python") }
+    package static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: python.path) }
     /// Under CI a missing venv is a failure, not a skip (`make test` creates it).
-    public static var mustRun: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
+    package static var mustRun: Bool { ProcessInfo.processInfo.environment["CI"] != nil }
 
-    public struct Failure: Error, CustomStringConvertible {
-        public let status: Int32
-        public let stderr: String
-        public var description: String { "peer exited \(status): \(stderr)" }
+    package struct Failure: Error, CustomStringConvertible {
+        package let status: Int32
+        package let stderr: String
+        package var description: String { "peer exited \(status): \(stderr)" }
     }
 
     /// Sends `request` (a JSON object) to `command`, returns the parsed JSON reply.
-    public static func call(_ command: String, _ request: [String: Any]) throws -> [String: Any] {
+    package static func call(_ command: String, _ request: [String: Any]) throws -> [String: Any] {
         let p = Process()
         p.executableURL = python
         p.arguments = [packageRoot.appendingPathComponent("scripts/peer/nostr_peer.py").path, command]

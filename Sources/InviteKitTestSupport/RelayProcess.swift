@@ -4,14 +4,14 @@ import XCTest
 
 /// A real nostr-relay (PyPI) for one test: `scripts/relay/run_relay.sh PORT DBDIR`, started on a free
 /// 127.0.0.1 port with its own sqlite database, stopped (and its directory removed) in tearDown.
-public final class RelayProcess: @unchecked Sendable {
+package final class RelayProcess: @unchecked Sendable {
     // Safe: configured and started by the test's one task, and stopped from its tearDown.
-    public static let packageRoot = VectorFiles.root.deletingLastPathComponent()
-    public static let script = packageRoot.appendingPathComponent("scripts/relay/run_relay.sh")
-    public static let python = packageRoot.appendingPathComponent(".venv/bin/python")
+    package static let packageRoot = VectorFiles.root.deletingLastPathComponent()
+    package static let script = packageRoot.appendingPathComponent("scripts/relay/run_relay.sh")
+    package static let python = packageRoot.appendingPathComponent(".venv/bin/python")
 
     /// Skips when the venv is missing, unless `CI` is set: then it is a failure.
-    public static func requireRelay(file: StaticString = #filePath, line: UInt = #line) throws {
+    package static func requireRelay(file: StaticString = #filePath, line: UInt = #line) throws {
         let fm = FileManager.default
         let ok = fm.isExecutableFile(atPath: python.path) && fm.fileExists(atPath: script.path)
         if ok { return }
@@ -23,22 +23,22 @@ public final class RelayProcess: @unchecked Sendable {
         throw XCTSkip(message)
     }
 
-    public let dbDir: URL
-    public private(set) var port = 0
+    package let dbDir: URL
+    package private(set) var port = 0
     /// NIP-42 on: the relay sends a challenge on connect and checks AUTH events against
     /// `ws://127.0.0.1:PORT`. The stock launcher has no switch for it, so this one imports
     /// run_relay.py and adds the `authentication` section to its generated config.
-    public var requireAuth = false
+    package var requireAuth = false
     /// Extra environment for the relay (e.g. `RELAY_LOG_LEVEL=INFO`).
-    public var environment: [String: String] = [:]
+    package var environment: [String: String] = [:]
     private var process: Process?
     /// The directory this fixture made (none when the caller gave `dbDir`).
     private var scratch: TemporaryDirectory?
 
-    public var url: String { "ws://127.0.0.1:\(port)" }
-    public var isRunning: Bool { process?.isRunning ?? false }
+    package var url: String { "ws://127.0.0.1:\(port)" }
+    package var isRunning: Bool { process?.isRunning ?? false }
 
-    public init(dbDir: URL? = nil) throws {
+    package init(dbDir: URL? = nil) throws {
         if let dbDir {
             self.dbDir = dbDir
             try FileManager.default.createDirectory(at: dbDir, withIntermediateDirectories: true)
@@ -50,7 +50,7 @@ public final class RelayProcess: @unchecked Sendable {
     }
 
     /// Starts the relay (port 0 = any free port; after a kill, the same port again) and waits for READY.
-    public func start(port requested: Int? = nil, timeout: TimeInterval = 60) throws {
+    package func start(port requested: Int? = nil, timeout: TimeInterval = 60) throws {
         var want = requested ?? port
         if requireAuth, want == 0 { want = try Self.freePort() }
         var lastError: Error?
@@ -143,10 +143,10 @@ public final class RelayProcess: @unchecked Sendable {
         return Int(UInt16(bigEndian: addr.sin_port))
     }
 
-    public var log: String { (try? String(contentsOf: dbDir.appendingPathComponent("relay.log"), encoding: .utf8)) ?? "" }
+    package var log: String { (try? String(contentsOf: dbDir.appendingPathComponent("relay.log"), encoding: .utf8)) ?? "" }
 
     /// `kill -9`: no clean shutdown, as if the machine lost the process.
-    public func kill9() {
+    package func kill9() {
         guard let p = process else { return }
         if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         Self.waitForExit(p, timeout: 10)
@@ -155,7 +155,7 @@ public final class RelayProcess: @unchecked Sendable {
 
     /// SIGTERM, then SIGKILL after 2 s. (A child spawned from a Swift concurrency thread inherits its
     /// blocked signal mask, so SIGTERM may never be delivered; SIGKILL cannot be blocked.)
-    public func stop() {
+    package func stop() {
         guard let p = process else { return }
         if p.isRunning {
             p.terminate()
@@ -167,12 +167,12 @@ public final class RelayProcess: @unchecked Sendable {
 
     /// Polls instead of `waitUntilExit`, which spins a run loop on Linux.
     @discardableResult
-    public static func waitForExit(_ p: Process, timeout: TimeInterval) -> Bool {
+    package static func waitForExit(_ p: Process, timeout: TimeInterval) -> Bool {
         Poll.until(timeout: timeout, every: 0.02) { !p.isRunning }
     }
 
     /// Stops the relay and removes its directory (when this fixture created it).
-    public func tearDown() {
+    package func tearDown() {
         stop()
         scratch = nil
     }
@@ -180,19 +180,19 @@ public final class RelayProcess: @unchecked Sendable {
     deinit { stop() }
 }
 
-public struct RelayFixtureError: Error, CustomStringConvertible {
-    public let message: String
-    public var portInUse = false
-    public init(message: String, portInUse: Bool = false) { self.message = message; self.portInUse = portInUse }
-    public var description: String { message }
+package struct RelayFixtureError: Error, CustomStringConvertible {
+    package let message: String
+    package var portInUse = false
+    package init(message: String, portInUse: Bool = false) { self.message = message; self.portInUse = portInUse }
+    package var description: String { message }
 }
 
 /// Bytes appended from a pipe's reader thread, read from the test.
-public final class LockedData: Sendable {
+package final class LockedData: Sendable {
     private let data = LockedBox(Data())
-    public init() {}
-    public func append(_ d: Data) { data.withLock { $0.append(d) } }
-    public func firstLine() -> String? {
+    package init() {}
+    package func append(_ d: Data) { data.withLock { $0.append(d) } }
+    package func firstLine() -> String? {
         data.withLock { data in
             guard let nl = data.firstIndex(of: 0x0A) else { return nil }
             return String(decoding: data[data.startIndex..<nl], as: UTF8.self)

@@ -5,23 +5,23 @@ import Foundation
 ///
 /// Keep the value itself in scope while its path is used (a property, or use `path`/`file` on it
 /// directly): once it is released, the directory goes.
-public final class TemporaryDirectory: Sendable {
-    public let path: String
+package final class TemporaryDirectory: Sendable {
+    package let path: String
 
     /// `prefix` names the directory after what made it, for whoever finds one a crash left behind.
     /// The directory is 0700: homes and state files below it refuse one others can read.
-    public init(prefix: String = "invitekit") {
+    package init(prefix: String = "invitekit") {
         path = (NSTemporaryDirectory() as NSString).appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
-    public var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
+    package var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
 
     /// The path of `name` inside the directory (not created).
-    public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    package func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
     /// The URL of `name` inside the directory (not created).
-    public func fileURL(_ name: String) -> URL { url.appendingPathComponent(name) }
+    package func fileURL(_ name: String) -> URL { url.appendingPathComponent(name) }
 
     deinit {
         // A test may have made the directory read-only or unsearchable: give it back first.

@@ -3,11 +3,11 @@ import XCTest
 
 /// A small tmpfs mounted for one test (full-disk and read-only cases), unmounted on deinit.
 /// Mounting needs root (or CAP_SYS_ADMIN); without it the test is skipped with the reason.
-public final class TmpfsMount {
-    public let path: String
+package final class TmpfsMount {
+    package let path: String
     private let parent = TemporaryDirectory(prefix: "invitekit-tmpfs")
 
-    public init(sizeKiB: Int) throws {
+    package init(sizeKiB: Int) throws {
         path = parent.file("mnt")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         guard geteuid() == 0 else { throw XCTSkip("mounting a tmpfs needs root; this user is uid \(geteuid())") }
@@ -16,12 +16,12 @@ public final class TmpfsMount {
     }
 
     /// Remounts read-only (`mount -o remount,ro`).
-    public func remountReadOnly() throws {
+    package func remountReadOnly() throws {
         let status = Self.sh("/bin/mount", ["-o", "remount,ro", path])
         guard status == 0 else { throw XCTSkip("mount -o remount,ro failed (exit \(status))") }
     }
 
-    public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    package func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
     @discardableResult
     static func sh(_ tool: String, _ args: [String]) -> Int32 {
@@ -36,7 +36,7 @@ public final class TmpfsMount {
     }
 
     /// Fills what is left of the mount with one file (`fill`); deleting it frees the space again.
-    public func fill() {
+    package func fill() {
         guard let h = FileHandle(forWritingAtPath: file("fill")) ?? {
             _ = FileManager.default.createFile(atPath: file("fill"), contents: nil)
             return FileHandle(forWritingAtPath: file("fill"))

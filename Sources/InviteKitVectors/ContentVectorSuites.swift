@@ -4,14 +4,14 @@ import InviteKitNostr
 import InviteKit
 
 /// Runs vectors/content/content-types.json and vectors/sealed/sealed-kinds.json.
-public enum ContentVectorSuites {
+package enum ContentVectorSuites {
     /// The files these suites read and the fewest cases each must run (`VectorSuiteRegistry`).
-    public static let declarations: [VectorSuiteDeclaration] = [
+    package static let declarations: [VectorSuiteDeclaration] = [
         VectorSuiteDeclaration(suite: "content-types", files: ["content/content-types.json"], minimumCases: 27),
         VectorSuiteDeclaration(suite: "sealed-kinds", files: ["sealed/sealed-kinds.json"], minimumCases: 7),
     ]
 
-    public static func run(directory: String) -> [VectorSuiteResult] {
+    package static func run(directory: String) -> [VectorSuiteResult] {
         [content(directory), sealed(directory)]
     }
 

@@ -17,9 +17,9 @@ import InviteKitInvites
 ///   framing and inflated bytes, since DEFLATE output varies by compressor); decoding the slug
 ///   or link (raw DEFLATE, zlib-framed, bare zlib, uncompressed) verifies to the creator.
 /// - `invites.negative` — `negative.json`: each input fails with the expected error code.
-public enum InviteVectorSuites {
+package enum InviteVectorSuites {
     /// The files these suites read and the fewest cases each must run (`VectorSuiteRegistry`).
-    public static let declarations: [VectorSuiteDeclaration] = [
+    package static let declarations: [VectorSuiteDeclaration] = [
         VectorSuiteDeclaration(suite: "invites.whistle_codes", files: ["invites/whistle-codes.json"], minimumCases: 13),
         VectorSuiteDeclaration(suite: "invites.approval_urls", files: ["invites/approval-urls.json"], minimumCases: 6),
         VectorSuiteDeclaration(suite: "invites.conversation_tokens", files: ["invites/conversation-tokens.json"], minimumCases: 7),
@@ -28,7 +28,7 @@ public enum InviteVectorSuites {
     ]
 
     /// `directory` is either the `vectors` root or `vectors/invites` itself.
-    public static func run(directory: String) -> [VectorSuiteResult] {
+    package static func run(directory: String) -> [VectorSuiteResult] {
         let dir = FileManager.default.fileExists(atPath: directory + "/invites/whistle-codes.json") ? directory + "/invites" : directory
         return [
             suite("invites.whistle_codes", dir, "whistle-codes.json", whistleCase),

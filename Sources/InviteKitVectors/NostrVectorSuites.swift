@@ -3,16 +3,16 @@ import InviteKitNostr
 
 /// Runs the Nostr-layer vector files (BIP-340, NIP-19, NIP-44, NIP-59) found under a
 /// `vectors/` directory. The XCTest suites check the same files case by case.
-public enum NostrVectorSuites {
+package enum NostrVectorSuites {
     /// The files these suites read and the fewest cases each must run (`VectorSuiteRegistry`).
-    public static let declarations: [VectorSuiteDeclaration] = [
+    package static let declarations: [VectorSuiteDeclaration] = [
         VectorSuiteDeclaration(suite: "bip340", files: ["external/bip340-test-vectors.csv"], minimumCases: 19),
         VectorSuiteDeclaration(suite: "nip19", files: ["external/nip19-examples.json"], minimumCases: 14),
         VectorSuiteDeclaration(suite: "nip44", files: ["external/nip44.vectors.json"], minimumCases: 128),
         VectorSuiteDeclaration(suite: "nip59", files: ["external/nip59-example.json"], minimumCases: 1),
     ]
 
-    public static func run(directory: String) -> [VectorSuiteResult] {
+    package static func run(directory: String) -> [VectorSuiteResult] {
         [bip340(directory), nip19(directory), nip44(directory), nip59(directory)]
     }
 

@@ -1,12 +1,12 @@
 /// What one vector suite must have earned to pass: the files it reads (relative to the vectors
 /// directory) and the fewest cases it must run. Each suite family declares its own, next to its
 /// runner; `VectorSuiteRegistry` holds every result to them.
-public struct VectorSuiteDeclaration: Sendable {
-    public let suite: String
-    public let files: [String]
-    public let minimumCases: Int
+package struct VectorSuiteDeclaration: Sendable {
+    package let suite: String
+    package let files: [String]
+    package let minimumCases: Int
 
-    public init(suite: String, files: [String], minimumCases: Int) {
+    package init(suite: String, files: [String], minimumCases: Int) {
         self.suite = suite
         self.files = files
         self.minimumCases = minimumCases

@@ -5,13 +5,13 @@ import InviteKitNostr
 /// fewest cases it must run. A suite passes only when it earned it (PROTOCOL.md
 /// §10): a declared file that is missing, empty or not parseable, a suite that did not
 /// run or ran fewer cases than declared, and a suite nobody declared are all failures.
-public enum VectorSuiteRegistry {
+package enum VectorSuiteRegistry {
     /// Every declaration, family by family; adding a suite means declaring it with its runner.
-    public static let declarations: [VectorSuiteDeclaration] = NostrVectorSuites.declarations + InviteVectorSuites.declarations
+    package static let declarations: [VectorSuiteDeclaration] = NostrVectorSuites.declarations + InviteVectorSuites.declarations
         + MLSVectorSuites.declarations + ContentVectorSuites.declarations + MarmotInteropVectorSuites.declarations + MarmotCurrentVectorSuites.declarations
 
     /// Runs every suite and holds each to its declaration.
-    public static func run(directory: String) -> [VectorSuiteResult] {
+    package static func run(directory: String) -> [VectorSuiteResult] {
         let ran = NostrVectorSuites.run(directory: directory)
             + InviteVectorSuites.run(directory: directory)
             + MLSVectorSuites.results(directory: directory)
@@ -21,7 +21,7 @@ public enum VectorSuiteRegistry {
     }
 
     /// The reference-only list: `vectors/SOURCES.md`.
-    public static let referenceList = "SOURCES.md"
+    package static let referenceList = "SOURCES.md"
 
     /// The `vectors-inventory` result: one case per file under `directory`. A file passes when a
     /// declared suite reads it, or when `SOURCES.md` lists it as reference-only (a line

@@ -16,9 +16,9 @@ import InviteKitMLS
 /// - `mlswg-key-schedule`, `mlswg-secret-tree`, `mlswg-message-protection`,
 ///   `mlswg-transcript-hashes` — ``MLSWGScheduleSuites``, from `external/mls/`.
 /// - the mlswg ratchet-tree suites of ``MLSWGTreeSuites`` (`external/mls/tree-*.json`, `treekem.json`).
-public enum MLSVectorSuites {
+package enum MLSVectorSuites {
     /// The files these suites read and the fewest cases each must run (`VectorSuiteRegistry`).
-    public static let declarations: [VectorSuiteDeclaration] = [
+    package static let declarations: [VectorSuiteDeclaration] = [
         VectorSuiteDeclaration(suite: "mls-key-packages", files: ["external/mls-key-packages.json"], minimumCases: 300),
         VectorSuiteDeclaration(suite: "mls-deserialization", files: ["external/mls-deserialization.json"], minimumCases: 14),
         VectorSuiteDeclaration(suite: "mls-crypto-basics", files: ["external/mls-crypto-basics.json"], minimumCases: 16),
@@ -38,10 +38,10 @@ public enum MLSVectorSuites {
     ]
 
     /// One suite's outcome.
-    public typealias Result = (suite: String, passed: Int, failed: Int)
+    package typealias Result = (suite: String, passed: Int, failed: Int)
 
     /// `directory` is the `vectors/` root (the folder holding `external/` and `mls/`).
-    public static func run(directory: URL) -> [Result] {
+    package static func run(directory: URL) -> [Result] {
         var out: [Result] = []
         let ext = directory.appendingPathComponent("external")
         if let j = loadJSON(ext.appendingPathComponent("mls-key-packages.json")) as? [[String: Any]] {
@@ -61,7 +61,7 @@ public enum MLSVectorSuites {
 
     /// The same suites as ``run(directory:)`` in the shape `invitekit vectors verify` collects
     /// (`VectorSuiteResult`, as `NostrVectorSuites.run(directory:)` returns).
-    public static func results(directory: String) -> [VectorSuiteResult] {
+    package static func results(directory: String) -> [VectorSuiteResult] {
         let url = URL(fileURLWithPath: directory)
         return run(directory: url).map { VectorSuiteResult(suite: $0.suite, passed: $0.passed, failed: $0.failed) }
             + MLSWGScheduleSuites.run(directory: url)

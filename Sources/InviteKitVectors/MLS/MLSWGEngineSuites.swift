@@ -11,8 +11,8 @@ import InviteKitCrypto
 /// - `mlswg-passive-client-*`: suites 1 and 3: a passive member joins from the Welcome and follows
 ///   every commit, matching each epoch authenticator; cases that need a feature outside the
 ///   Marmot profile are skipped with that reason.
-public enum MLSWGEngineSuites {
-    public static func run(directory: URL) -> [VectorSuiteResult] {
+package enum MLSWGEngineSuites {
+    package static func run(directory: URL) -> [VectorSuiteResult] {
         let dir = directory.appendingPathComponent("external/mls")
         var out: [VectorSuiteResult] = []
         if let j = load(dir, "messages.json") { out.append(messages(j)) }

@@ -44,10 +44,10 @@ extension MLSWGScheduleSuites {
                     signed.auth.confirmationTag = tag
                     let mine = try PublicMessage.protect(signed, membershipKey: membershipKey, groupContext: gc)
                     let back = try MLSFramedMessage(tlsSerialized: MLSFramedMessage.publicMessage(mine).tlsSerialized)
-                    guard case .publicMessage(let pm2) = back else { return "\(name): own public framing" }
+                    guard case .publicMessage(let pm2) = back else { return "\(name): own package framing" }
                     let ac2 = try pm2.unprotect(groupID: groupID, epoch: epoch, membershipKey: membershipKey, groupContext: gc)
                     try ac2.verifySignature(publicKey: pub, groupContext: gc)
-                    guard ac2.content.body == body else { return "\(name): own public content" }
+                    guard ac2.content.body == body else { return "\(name): own package content" }
                 } else {
                     let signed = AuthenticatedContent.sign(wireFormat: .publicMessage, content: content(body), signer: signer, groupContext: gc)
                     if (try? PublicMessage.protect(signed, membershipKey: membershipKey, groupContext: gc)) != nil {

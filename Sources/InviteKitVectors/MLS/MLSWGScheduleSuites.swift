@@ -7,9 +7,9 @@ import InviteKitMLS
 /// curves and hashes are outside the Marmot profile.
 ///
 /// A case is one epoch of `key-schedule.json` and one entry of each other file.
-public enum MLSWGScheduleSuites {
+package enum MLSWGScheduleSuites {
     /// One suite's outcome: the shared result type.
-    public typealias SuiteResult = VectorSuiteResult
+    package typealias SuiteResult = VectorSuiteResult
 
     /// Files and the suite names they report under.
     static let files: [(file: String, suite: String)] = [
@@ -18,7 +18,7 @@ public enum MLSWGScheduleSuites {
     ]
 
     /// Runs every suite whose file exists under `directory/external/mls/`.
-    public static func run(directory: URL) -> [SuiteResult] {
+    package static func run(directory: URL) -> [SuiteResult] {
         let dir = directory.appendingPathComponent("external/mls")
         return files.compactMap { f in
             guard let list = MLSVectorSuites.loadJSON(dir.appendingPathComponent(f.file)) as? [[String: Any]] else { return nil }

@@ -13,9 +13,9 @@ import InviteKitNostr
 /// - `mlswg-treekem`: UpdatePath processing by every member and creation (RFC 9420 §7.4–§7.6).
 ///
 /// Cases for cipher suites other than 1 and 3 are skipped: they are outside the Marmot profile.
-public enum MLSWGTreeSuites {
+package enum MLSWGTreeSuites {
     /// One result per suite whose file is present under `directory` (the `vectors/` root).
-    public static func run(directory: URL) -> [VectorSuiteResult] {
+    package static func run(directory: URL) -> [VectorSuiteResult] {
         let dir = directory.appendingPathComponent("external/mls")
         var out: [VectorSuiteResult] = []
         let suites: [(String, String, ([[String: Any]]) -> VectorSuiteResult)] = [

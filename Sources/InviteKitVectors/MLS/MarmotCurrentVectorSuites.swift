@@ -7,7 +7,7 @@ import InviteKitNostr
 /// Runs `vectors/marmot/current/` (PROTOCOL §5.12): the spec's account identity proof vector,
 /// MDK 0.9.14's routing byte fixtures and its current-profile required set, checked against
 /// what InviteKit builds.
-public enum MarmotCurrentVectorSuites {
+package enum MarmotCurrentVectorSuites {
     static let folder = "marmot/current/"
     static let routing = ["nostr-routing-v1-valid-state.v1.json", "nostr-routing-v1-valid-update.v1.json",
                           "nostr-routing-v1-invalid-duplicate-relay.v1.json"]
@@ -16,7 +16,7 @@ public enum MarmotCurrentVectorSuites {
     static let components = "components.json"
     static let events = "events.json"
 
-    public static let declarations: [VectorSuiteDeclaration] = [
+    package static let declarations: [VectorSuiteDeclaration] = [
         VectorSuiteDeclaration(suite: "marmot-current", files: [folder + proof, folder + requiredSet] + routing.map { folder + "mdk-0.9.14/" + $0 },
                                minimumCases: 2 + routing.count),
         VectorSuiteDeclaration(suite: "marmot-current-components", files: [folder + components], minimumCases: 40),
@@ -38,7 +38,7 @@ public enum MarmotCurrentVectorSuites {
         return b
     }
 
-    public static func run(directory: String) -> [VectorSuiteResult] {
+    package static func run(directory: String) -> [VectorSuiteResult] {
         var r = VectorSuiteResult(suite: "marmot-current")
         r.check(proof) {
             let o = try object(directory, proof)

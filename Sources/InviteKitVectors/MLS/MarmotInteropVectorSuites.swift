@@ -6,7 +6,7 @@ import InviteKitNostr
 /// be one Nostr event (NIP-01) of the kind its name carries. The MLS tests read the same files
 /// in depth (KeyPackage validation, Welcome and group-message decoding); this suite makes
 /// `vectors verify` notice a file that went missing or was damaged.
-public enum MarmotInteropVectorSuites {
+package enum MarmotInteropVectorSuites {
     /// The files, each with its event kind.
     static let files: [(name: String, kind: Int)] = [
         ("commit_445.json", 445),
@@ -21,11 +21,11 @@ public enum MarmotInteropVectorSuites {
     static let folder = "marmot/mdk-0.8.0/"
 
     /// The files these suites read and the fewest cases each must run (`VectorSuiteRegistry`).
-    public static let declarations: [VectorSuiteDeclaration] = [
+    package static let declarations: [VectorSuiteDeclaration] = [
         VectorSuiteDeclaration(suite: "marmot-mdk-0.8.0", files: files.map { folder + $0.name }, minimumCases: files.count),
     ]
 
-    public static func run(directory: String) -> [VectorSuiteResult] {
+    package static func run(directory: String) -> [VectorSuiteResult] {
         var r = VectorSuiteResult(suite: "marmot-mdk-0.8.0")
         for file in files {
             r.check(file.name) {
