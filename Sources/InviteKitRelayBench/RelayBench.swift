@@ -23,7 +23,7 @@ public enum RelayBench {
         wraps.reserveCapacity(count)
         let wrapStart = clock.now
         for i in 0..<count {
-            let rumor = EventTemplate(kind: 14, content: content, tags: [["n", String(i)]]).rumor(pubkey: sender.publicKey)
+            let rumor = EventTemplate(kind: GiftWrap.chatMessageKind, content: content, tags: [["n", String(i)]]).rumor(pubkey: sender.publicKey)
             wraps.append(try GiftWrap.wrap(rumor, from: sender, to: recipient.publicKey, sealKey: sealKey))
         }
         let wrapTime = clock.now - wrapStart

@@ -49,7 +49,7 @@ public struct EventBudget: Sendable, Hashable {
 
     /// NIP-44 payload bytes (before base64) for `n` plaintext bytes: version, nonce, length
     /// prefix, padded plaintext, MAC.
-    static func nip44PayloadBytes(_ n: Int) -> Int { 1 + 32 + (n < 65_536 ? 2 : 6) + NIP44.paddedLength(n) + 32 }
+    static func nip44PayloadBytes(_ n: Int) -> Int { 1 + 32 + NIP44.prefixLength(n) + NIP44.paddedLength(n) + 32 }
 
     /// JSON bytes of a signed event with empty content, `kind` and `tags` (ten-digit created_at).
     static func signedOverhead(kind: Int, tags: [[String]]) -> Int {

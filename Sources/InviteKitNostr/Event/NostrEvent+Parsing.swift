@@ -2,7 +2,7 @@ import InviteKitCrypto
 
 extension NostrEvent {
     /// Largest event JSON accepted by default (a NIP-44 extended gift wrap of a 1 MiB rumor fits).
-    public static let defaultMaxJSONBytes = 4 * 1024 * 1024
+    public static let defaultMaxJSONBytes = JSONParser.defaultMaxBytes
 
     /// Parses and shape-checks an event: hex lengths, kind range, integer `created_at`,
     /// tags as arrays of strings. It does not check the id or signature: see ``verify()``.
@@ -40,8 +40,8 @@ extension NostrEvent {
         guard let createdAt = try field("created_at").int64Value, createdAt >= 0 else {
             throw NostrError(.invalidField, "\"created_at\" must be a non-negative integer")
         }
-        guard let kind64 = try field("kind").int64Value, (0...65535).contains(kind64) else {
-            throw NostrError(.invalidField, "\"kind\" must be an integer in 0...65535")
+        guard let kind64 = try field("kind").int64Value, NostrEvent.kindRange.contains(kind64) else {
+            throw NostrError(.invalidField, "\"kind\" must be an integer in \(NostrEvent.kindRange)")
         }
         guard let tagArray = try field("tags").arrayValue else { throw NostrError(.invalidField, "\"tags\" is not an array") }
         var tags = [[String]]()

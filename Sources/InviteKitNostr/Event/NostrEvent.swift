@@ -3,12 +3,16 @@ import InviteKitCrypto
 /// A NIP-01 event ([NIP-01](https://github.com/nostr-protocol/nips/blob/master/01.md)).
 /// A rumor (NIP-59) is an event with `sig == nil`.
 public struct NostrEvent: Sendable, Hashable {
+    /// The kinds NIP-01 allows (an unsigned 16-bit range): the one owner of the bound every
+    /// parser and option checks.
+    public static let kindRange: ClosedRange<Int64> = 0...65535
+
     /// 64 lowercase hex: SHA-256 of ``canonicalSerialization``.
     public var id: String
     /// 64 lowercase hex: the author's x-only key.
     public var pubkey: String
     public var createdAt: Int64
-    /// 0...65535.
+    /// In ``NostrEvent/kindRange``.
     public var kind: Int
     public var tags: [[String]]
     public var content: String

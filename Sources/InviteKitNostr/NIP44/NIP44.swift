@@ -19,7 +19,7 @@ public enum NIP44 {
     }
 
     /// Length prefix size: 2 (u16) below 65536, 6 (`00 00` + u32) from 65536 on.
-    static func prefixLength(_ length: Int) -> Int { length < 65536 ? 2 : 6 }
+    public static func prefixLength(_ length: Int) -> Int { length < 65536 ? 2 : 6 }
 
     /// Encrypts `plaintext` and returns the base64 payload. `nonce` (32 bytes) is for replaying
     /// vectors; by default it is drawn from `rng`.

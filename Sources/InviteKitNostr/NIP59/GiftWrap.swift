@@ -7,6 +7,8 @@ import InviteKitCrypto
 public enum GiftWrap {
     public static let sealKind = 13
     public static let wrapKind = 1059
+    /// A NIP-17 chat message (kind 14): the usual rumor inside a wrap, and the one the benchmarks wrap.
+    public static let chatMessageKind = 14
     /// Seal and wrap timestamps are each drawn uniformly from `[now - 2 days, now]`.
     public static let maxBackdate: Int64 = 2 * 24 * 60 * 60
 

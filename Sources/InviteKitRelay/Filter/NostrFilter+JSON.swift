@@ -52,8 +52,8 @@ extension NostrFilter {
                 guard let arr = m.value.arrayValue else { throw RelayError(.invalidFilter, "\"kinds\" must be an array of integers") }
                 var ks = [Int]()
                 for item in arr {
-                    guard let k = item.int64Value, (0...65535).contains(k) else {
-                        throw RelayError(.invalidFilter, "\"kinds\" entries must be integers in 0...65535")
+                    guard let k = item.int64Value, NostrEvent.kindRange.contains(k) else {
+                        throw RelayError(.invalidFilter, "\"kinds\" entries must be integers in \(NostrEvent.kindRange)")
                     }
                     ks.append(Int(k))
                 }

@@ -8,7 +8,7 @@ enum NostrBenchmarks {
         let msg = [UInt8](repeating: 7, count: 32)
         let sig = try alice.schnorrSignature(for: msg)
         let ck = try NIP44.ConversationKey(privateKey: alice, publicKey: bob.publicKey)
-        let rumor = EventTemplate(kind: 14, content: String(repeating: "a", count: 200), tags: [["p", bob.publicKey.hex]]).rumor(pubkey: alice.publicKey)
+        let rumor = EventTemplate(kind: GiftWrap.chatMessageKind, content: String(repeating: "a", count: 200), tags: [["p", bob.publicKey.hex]]).rumor(pubkey: alice.publicKey)
         let wrap = try GiftWrap.wrap(rumor, from: alice, to: bob.publicKey)
         let batch = try (0..<1000).map { _ in try GiftWrap.wrap(rumor, from: alice, to: bob.publicKey) }
 

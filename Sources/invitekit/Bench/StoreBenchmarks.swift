@@ -74,7 +74,7 @@ enum StoreBenchmarks {
         let replies = max(decisions / 4, 1)
         report.decisionsWithReplyPerSecond = Double(replies) / (try time {
             for i in 0..<replies {
-                let reply = try GiftWrap.wrap(template: EventTemplate(kind: 14, content: "invite_join_error", createdAt: 1_700_000_000),
+                let reply = try GiftWrap.wrap(template: EventTemplate(kind: GiftWrap.chatMessageKind, content: "invite_join_error", createdAt: 1_700_000_000),
                                               from: inviter, to: joiner.publicKey, now: 1_700_000_000, using: rng)
                 try store.write { tx in
                     _ = try tx.processedRequests.record(ProcessedRequest(rumorID: "rr\(i)", wrapID: "rw\(i)", outcome: "rejected",
@@ -154,7 +154,7 @@ enum StoreBenchmarks {
         defer { try? out.close() }
         let key = try NIP44.ConversationKey(privateKey: sender, publicKey: recipient.publicKey)
         for i in 0..<count {
-            let rumor = EventTemplate(kind: 14, content: "join request \(i)", createdAt: 1_700_000_000 + Int64(i)).rumor(pubkey: sender.publicKey)
+            let rumor = EventTemplate(kind: GiftWrap.chatMessageKind, content: "join request \(i)", createdAt: 1_700_000_000 + Int64(i)).rumor(pubkey: sender.publicKey)
             let wrap = try GiftWrap.wrap(rumor, from: sender, to: recipient.publicKey, sealKey: key, now: 1_700_000_000, using: rng)
             try out.write(contentsOf: Data(wrap.jsonBytes + [0x0A]))
         }

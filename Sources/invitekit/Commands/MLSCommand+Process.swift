@@ -166,10 +166,10 @@ extension MLSCommand {
         static let configuration = CommandConfiguration(commandName: "send", abstract: "Print the kind-445 event carrying an application message.")
         @OptionGroup var state: StateOption
         @Option(name: .customLong("content"), help: "Message text.") var content: String
-        @Option(name: .customLong("kind"), help: "Kind of the inner (unsigned) event; \(MarmotProfile.chatMessageKind) is a chat message.", transform: NumericOption.integer(0...65535)) var kind: Int = MarmotProfile.chatMessageKind
+        @Option(name: .customLong("kind"), help: "Kind of the inner (unsigned) event; \(MarmotProfile.chatMessageKind) is a chat message.", transform: NumericOption.integer(Int(NostrEvent.kindRange.lowerBound)...Int(NostrEvent.kindRange.upperBound))) var kind: Int = MarmotProfile.chatMessageKind
         @OptionGroup var eventBudget: EventBudgetOption
 
-        func validate() throws { guard (0...65535).contains(kind) else { throw ValidationError("--kind must be in 0...65535") } }
+        func validate() throws { guard NostrEvent.kindRange.contains(Int64(kind)) else { throw ValidationError("--kind must be in \(NostrEvent.kindRange)") } }
 
         func run() throws {
             try runReportingErrors {

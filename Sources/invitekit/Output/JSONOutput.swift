@@ -24,7 +24,7 @@ extension NostrEvent {
 func parseTemplate(_ bytes: [UInt8]) throws -> EventTemplate {
     let v = try JSONParser.parse(bytes)
     guard case .object = v else { throw CLIFailure("expected a JSON object {kind, content, tags, created_at?}") }
-    guard let kind = v["kind"]?.int64Value, (0...65535).contains(kind) else { throw CLIFailure("\"kind\" must be an integer in 0...65535") }
+    guard let kind = v["kind"]?.int64Value, NostrEvent.kindRange.contains(kind) else { throw CLIFailure("\"kind\" must be an integer in \(NostrEvent.kindRange)") }
     guard let content = v["content"]?.stringValue else { throw CLIFailure("\"content\" must be a string") }
     var tags = [[String]]()
     if let t = v["tags"] {
