@@ -51,13 +51,15 @@ let package = Package(
         .target(name: "InviteKit", dependencies: ["InviteKitInvites", "InviteKitMLS", "InviteKitRelay", "InviteKitNostr", "InviteKitCrypto", "InviteKitStore"]),
         // Not library: vector suite runners (one result type), the demo story, the relay bench.
         // Used by the CLI and the tests only; no product exports them.
-        .target(name: "InviteKitVectors", dependencies: ["InviteKit"]),
+        // MDK's portable conformance scenarios run against InviteKit's engine (PROTOCOL §5.13).
+        .target(name: "InviteKitConformance", dependencies: ["InviteKitMLS", "InviteKitNostr", "InviteKitCrypto"]),
+        .target(name: "InviteKitVectors", dependencies: ["InviteKit", "InviteKitConformance"]),
         .target(name: "InviteKitDemo", dependencies: ["InviteKit"]),
         .target(name: "InviteKitRelayBench", dependencies: ["InviteKitRelay", "InviteKitNostr", "InviteKitCrypto"]),
         .executableTarget(
             name: "invitekit",
             dependencies: [
-                "InviteKit", "InviteKitStore", "InviteKitVectors", "InviteKitDemo", "InviteKitRelayBench",
+                "InviteKit", "InviteKitStore", "InviteKitVectors", "InviteKitConformance", "InviteKitDemo", "InviteKitRelayBench",
                 "CSecp256k1", "CSodium",  // the bench's C floor calls the libraries directly
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -13,6 +13,7 @@ enum CommandRegistry {
         MLSCommand.self,
         RelayCommand.self,
         VectorsCommand.self,
+        ConformanceCommand.self,
         BenchCommand.self,
         DemoCommand.self,
         NodeInitCommand.self,

@@ -142,14 +142,15 @@ final class MarmotEventBufferTests: XCTestCase {
     func testVersionOneStateIsMigratedAndUnknownVersionsRefused() throws {
         var (alice, bob) = try pair()
         let waiting = [junk(bob), junk(bob)]
-        let v2 = bob.serialized().exportBytes()  // the current version, 3
-        // v1 = v3's fields with `opaque buffered_events<V>` before the last field (leave requests);
-        // bob has no snapshot, whose second field is all that differs between 1, 2 and 3.
+        let v2 = bob.serialized().exportBytes()  // the current version, 4
+        // v1 = v4's fields with `opaque buffered_events<V>` before leave requests and without the
+        // current witnesses; bob has no snapshot, whose fields are what else differs between 1-4.
         XCTAssertTrue(bob.snapshots.isEmpty)
         var r = TLSReader(v2)
-        XCTAssertEqual(try r.readUInt8(), 3)
+        XCTAssertEqual(try r.readUInt8(), 4)
         let engine = try r.readOpaque(), snapshots = try r.readOpaque(), ids = try r.readOpaque(), hashes = try r.readOpaque()
         let leave = try r.readOpaque()
+        XCTAssertEqual(try r.readOpaque(), [], "no witness yet")
         try r.finish()
         var w = TLSWriter()
         w.writeUInt8(1)
@@ -158,11 +159,11 @@ final class MarmotEventBufferTests: XCTestCase {
         w.writeOpaque(leave)
         var migrated = try G(serialized: SecureBytes(copying: w.bytes))
         XCTAssertEqual(migrated.buffer.events, waiting)
-        XCTAssertEqual(migrated.serialized().exportBytes(), v2, "rewritten as version 3")
+        XCTAssertEqual(migrated.serialized().exportBytes(), v2, "rewritten as version 4")
         let m = try alice.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "after migration"), now: now)
         guard case .message? = migrated.receive(event: m, now: now).first else { return XCTFail("migrated state reads") }
 
-        for version: UInt8 in [0, 4, 255] {
+        for version: UInt8 in [0, 5, 255] {
             XCTAssertThrowsError(try G(serialized: SecureBytes(copying: [version] + v2.dropFirst()))) {
                 XCTAssertEqual(($0 as? MLSError)?.code, .unsupportedVersion)
             }

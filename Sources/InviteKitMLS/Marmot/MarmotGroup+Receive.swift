@@ -120,7 +120,7 @@ extension MarmotGroup {
             let outcomes: [MarmotOutcome]
             if header.contentType == .commit {
                 do {
-                    outcomes = try receiveCommit(message, header: header, event: event, hash: hash)
+                    outcomes = try receiveCommit(message, header: header, event: event, hash: hash, now: now)
                 } catch let e as MLSError where e.code == .unknownProposal {
                     // Same-second events arrive in id order: the proposal may come next.
                     return Step(outcomes: [.buffered], buffer: true)
@@ -162,6 +162,7 @@ extension MarmotGroup {
         case let .application(sender, data):
             let decoded = try MarmotApplicationMessage.decode(data, senderIdentity: sender)
             state = next
+            recordWitness(epoch: header.epoch, sender: sender)
             return .message(decoded, epoch: header.epoch)
         case let .proposal(sender, selfRemove):
             guard selfRemove else { return .rejected(MLSError(.invalidValue, "only SelfRemove proposals are expected")) }
@@ -209,13 +210,15 @@ extension MarmotGroup {
         return (next, newData, info)
     }
 
-    mutating func receiveCommit(_ message: [UInt8], header: MarmotMessageHeader, event: NostrEvent, hash: [UInt8]) throws -> [MarmotOutcome] {
+    mutating func receiveCommit(_ message: [UInt8], header: MarmotMessageHeader, event: NostrEvent, hash: [UInt8], now: Int64) throws -> [MarmotOutcome] {
         if !state.isRemoved, header.epoch == state.epoch {
             let (next, newData, info) = try Self.apply(message, to: state, data: groupData)
             pushSnapshot(Snapshot(state: state, groupData: groupData, createdAt: event.createdAt, eventID: event.id.lowercased(),
-                                  contentHash: hash, added: info.added, keyPackageEvents: [:], committer: info.committer))
+                                  contentHash: hash, added: info.added, keyPackageEvents: [:], committer: info.committer,
+                                  commitDigest: SHA256.hash(message), priority: Self.priority(of: info)))
             state = next
             groupData = newData
+            currentWitnesses = []
             leaveRequests = []
             if state.isRemoved || info.removed.contains(state.ownIdentity) { return [.removed] }
             return [.commitApplied(epoch: state.epoch, added: info.added.map(Hex.encode), removed: info.removed.map(Hex.encode))]
@@ -226,6 +229,7 @@ extension MarmotGroup {
             }
             throw MLSError(.staleCommit, "commit for epoch \(header.epoch), older than the retained epochs")
         }
+        if profile == .current { return try converge(at: i, message: message, event: event, hash: hash, now: now) }
         let snap = snapshots[i]
         let (next, newData, info) = try Self.apply(message, to: snap.state, data: snap.groupData)
         let after = i + 1 < snapshots.count ? snapshots[i + 1].state : state
@@ -243,9 +247,11 @@ extension MarmotGroup {
         }
         snapshots.removeSubrange(i...)
         pushSnapshot(Snapshot(state: snap.state, groupData: snap.groupData, createdAt: event.createdAt, eventID: event.id.lowercased(),
-                              contentHash: hash, added: info.added, keyPackageEvents: [:], committer: info.committer))
+                              contentHash: hash, added: info.added, keyPackageEvents: [:], committer: info.committer,
+                              commitDigest: SHA256.hash(message), priority: Self.priority(of: info)))
         state = next
         groupData = newData
+        currentWitnesses = []
         leaveRequests = []
         var outcomes: [MarmotOutcome] = [.rolledBack(toEpoch: header.epoch, nowAt: state.epoch, lostAdds: lost)]
         if state.isRemoved || info.removed.contains(state.ownIdentity) { outcomes.append(.removed) }

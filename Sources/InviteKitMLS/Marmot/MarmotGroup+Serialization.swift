@@ -3,19 +3,22 @@ import InviteKitNostr
 
 extension MarmotGroup {
     /// The format byte of ``serialized()``.
-    public static var serializationVersion: UInt8 { 3 }
+    public static var serializationVersion: UInt8 { 4 }
     /// The versions ``init(serialized:)`` reads: 1 (which also held the buffered events), 2 (a
-    /// snapshot's group data where 3 has its committer) and 3.
-    public static var readableSerializationVersions: ClosedRange<UInt8> { 1...3 }
+    /// snapshot's group data where 3 has its committer), 3 (no convergence facts: read with
+    /// empty digests and witnesses) and 4.
+    public static var readableSerializationVersions: ClosedRange<UInt8> { 1...4 }
     static var envelope: VersionedEnvelope { VersionedEnvelope("Marmot state", version: serializationVersion, readable: readableSerializationVersions) }
 
     /// The member's Marmot state as versioned bytes, in zeroizing storage because it holds every
-    /// secret (PROTOCOL.md §5.10): `uint8 version = 3; opaque engine<V>; Snapshot snapshots<V>;
-    /// opaque seen_event_ids<V>; opaque seen_content_hashes<V>; opaque leave_requests<V>;` with
-    /// `Snapshot = { opaque engine<V>; opaque committer<V>; uint64 created_at; opaque event_id<V>;
-    /// opaque content_hash<V>; opaque added<V>; opaque key_package_events<V>; }` (`committer`:
-    /// the applied commit's committer, 32 bytes; version 2 held the group data there, which the
-    /// snapshot's GroupContext gives anyway). Seen ids and hashes are oldest first. Events are kept
+    /// secret (PROTOCOL.md §5.10): `uint8 version = 4; opaque engine<V>; Snapshot snapshots<V>;
+    /// opaque seen_event_ids<V>; opaque seen_content_hashes<V>; opaque leave_requests<V>;
+    /// opaque current_witnesses<V>;` with `Snapshot = { opaque engine<V>; opaque committer<V>;
+    /// uint64 created_at; opaque event_id<V>; opaque content_hash<V>; opaque added<V>;
+    /// opaque key_package_events<V>; opaque commit_digest<V>; uint8 priority; opaque
+    /// witnesses<V>; }` (`committer`: the applied commit's committer, 32 bytes; version 2 held the
+    /// group data there, which the snapshot's GroupContext gives anyway; the last three and
+    /// `current_witnesses` are convergence v1's facts, PROTOCOL §5.13). Seen ids and hashes are oldest first. Events are kept
     /// as their JSON; the Nostr identity key is never part of it, nor is ``buffer``: nothing an
     /// outsider sends grows it. A snapshot's engine is stored relative to the current one
     /// (``MarmotEngine/serialized(relativeTo:)``: for ``MLSGroupState``, its tree as a delta).
@@ -34,12 +37,16 @@ extension MarmotGroup {
                     v.writeOpaque(s.contentHash)
                     v.writeVector { a in for id in s.added { a.writeOpaque(id) } }
                     v.writeVector { k in for e in s.keyPackageEvents.values.sorted(by: { $0.id < $1.id }) { k.writeOpaque(e.jsonBytes) } }
+                    v.writeOpaque(s.commitDigest)
+                    v.writeUInt8(UInt8(s.priority.rawValue))
+                    v.writeVector { a in for id in s.witnesses { a.writeOpaque(id) } }
                 }
             }
             // Oldest first, so a reader keeps the newest when it bounds them.
             w.writeVector { v in for id in seenEventIDs.order { v.writeOpaque(Array(id.utf8)) } }
             w.writeVector { v in for h in seenContentHashes.order { v.writeOpaque(h) } }
             w.writeVector { v in for p in leaveRequests { v.writeOpaque(Array(p.utf8)) } }
+            w.writeVector { v in for id in currentWitnesses { v.writeOpaque(id) } }
         }
     }
 
@@ -67,6 +74,13 @@ extension MarmotGroup {
             guard let s = String(validating: try r.readOpaque(), as: UTF8.self) else { throw MLSError(.invalidValue, "stored text is not UTF-8") }
             return s
         }
+        func witnesses(_ r: inout TLSReader) throws -> [[UInt8]] {
+            let ids = try r.readVector { try $0.readOpaque() }
+            guard ids.count <= ConvergencePolicy.v1.witnessQuorumSendersPerEpoch, ids.allSatisfy({ $0.count == 32 }) else {
+                throw MLSError(.invalidValue, "stored witnesses")
+            }
+            return ids
+        }
         self = try Self.envelope.open(data) { version, r in
             let current = try engine(&r, readCurrent)
             var group = MarmotGroup(state: current, groupData: try MarmotGroupData(extensions: current.groupContextExtensions))
@@ -84,8 +98,16 @@ extension MarmotGroup {
                 let added = try v.readVector { try $0.readOpaque() }
                 var kp: [String: NostrEvent] = [:]
                 for e in try v.readVector({ try event(&$0) }) { kp[e.pubkey] = e }
-                return Snapshot(state: s, groupData: data, createdAt: createdAt, eventID: id, contentHash: hash, added: added,
-                                keyPackageEvents: kp, committer: committer)
+                var snapshot = Snapshot(state: s, groupData: data, createdAt: createdAt, eventID: id, contentHash: hash, added: added,
+                                        keyPackageEvents: kp, committer: committer)
+                if version >= 4 {
+                    snapshot.commitDigest = try v.readOpaque()
+                    guard snapshot.commitDigest.isEmpty || snapshot.commitDigest.count == 32 else { throw MLSError(.invalidValue, "stored commit digest is not 32 bytes") }
+                    guard let priority = CommitPriority(rawValue: Int(try v.readUInt8())) else { throw MLSError(.invalidValue, "stored commit priority") }
+                    snapshot.priority = priority
+                    snapshot.witnesses = try witnesses(&v)
+                }
+                return snapshot
             }
             group.seenEventIDs = BoundedSeenSet(try r.readVector { try text(&$0) }, limit: MarmotProfile.seenEventLimit)
             group.seenContentHashes = BoundedSeenSet(try r.readVector { try $0.readOpaque() }, limit: MarmotProfile.seenEventLimit)
@@ -93,6 +115,7 @@ extension MarmotGroup {
                 for e in try r.readVector({ try MarmotEventBuffer.storedEvent(&$0) }) { group.buffer.append(e) }
             }
             group.leaveRequests = try r.readVector { try text(&$0) }
+            if version >= 4 { group.currentWitnesses = try witnesses(&r) }
             return group
         }
     }

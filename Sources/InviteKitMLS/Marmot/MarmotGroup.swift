@@ -18,6 +18,14 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         let keyPackageEvents: [String: NostrEvent]
         /// Who made the applied commit (32 bytes; empty in states stored before version 3).
         var committer: [UInt8] = []
+        /// SHA-256 of the applied commit's MLSMessage bytes, its `commit_digest` (convergence v1;
+        /// empty in states stored before version 4).
+        var commitDigest: [UInt8] = []
+        /// The applied commit's ordering class (convergence v1).
+        var priority: CommitPriority = .privileged
+        /// Account identities that wrote valid application messages at this snapshot's epoch, at
+        /// most ``ConvergencePolicy/witnessQuorumSendersPerEpoch`` (convergence v1 witnesses).
+        var witnesses: [[UInt8]] = []
         var epoch: UInt64 { state.epoch }
     }
 
@@ -32,6 +40,11 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
     public var buffer = MarmotEventBuffer()
     /// Members whose SelfRemove arrived this epoch (hex keys); an admin commits them.
     public internal(set) var leaveRequests: [String] = []
+    /// Witnesses at the current epoch (see ``Snapshot/witnesses``).
+    var currentWitnesses: [[UInt8]] = []
+    /// The last convergence decision this member made on a fork (current profile), for the app
+    /// and for conformance traces; not stored.
+    public internal(set) var lastConvergenceDecision: ConvergenceDecision?
 
     init(state: Engine, groupData: MarmotGroupData) {
         self.state = state
@@ -193,6 +206,10 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         guard pending.fromEpoch == state.epoch else {
             throw MLSError(.staleCommit, "the group moved from epoch \(pending.fromEpoch) to \(state.epoch) before this commit was confirmed")
         }
+        // The commit's own facts for convergence: its digest (over the MLSMessage bytes, which
+        // the event seals under this epoch's key) and its ordering class.
+        let sealed = try MarmotGroupEvent.envelope(pending.event, profile: profile, now: pending.event.createdAt).sealed
+        guard let message = Self.open(sealed, in: state) else { throw MLSError(.invalidEvent, "the pending commit does not open under this epoch's key") }
         var next = state
         try next.merge(pending.pending)
         let newData = try MarmotGroupData(extensions: next.groupContextExtensions)
@@ -201,8 +218,9 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         let added = pending.keyPackageEvents.compactMap { Hex.decode($0.pubkey, count: 32) }
         pushSnapshot(Snapshot(state: state, groupData: groupData, createdAt: pending.event.createdAt, eventID: pending.event.id.lowercased(),
                               contentHash: SHA256.hash(Array(pending.event.content.utf8)), added: added, keyPackageEvents: kpEvents,
-                              committer: state.ownIdentity))
+                              committer: state.ownIdentity, commitDigest: SHA256.hash(message), priority: ownCommitPriority(next: next)))
         state = next
+        currentWitnesses = []
         groupData = newData
         leaveRequests = []
         _ = sent(pending.event)
@@ -222,6 +240,16 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
             do { joiner = try kp.authorKey() } catch { throw MLSError(.invalidEvent, "KeyPackage event author") }
             return try GiftWrap.wrap(rumor, from: committer, to: joiner, now: now, using: rng)
         }
+    }
+
+    /// The ordering class of an own commit, from what it changed: no add, no extension change and
+    /// either no removal (a self-update) or only members that asked to leave (SelfRemoves) is
+    /// `ordinary`; anything else needed an admin.
+    func ownCommitPriority(next: Engine) -> CommitPriority {
+        let before = Set(state.memberIdentities), after = Set(next.memberIdentities)
+        guard after.isSubset(of: before), next.groupContextExtensions == state.groupContextExtensions else { return .privileged }
+        let removed = before.subtracting(after)
+        return removed.allSatisfy { leaveRequests.contains(Hex.encode($0)) } ? .ordinary : .privileged
     }
 
     mutating func pushSnapshot(_ s: Snapshot) {

@@ -1,0 +1,159 @@
+import InviteKitCrypto
+import InviteKitNostr
+
+/// Convergence v1 for current-profile groups (`protocol-core/convergence.md`; PROTOCOL §5.13):
+/// when a valid commit diverges from the canonical path, the retained canonical suffix and the
+/// divergent branch are scored by ``BranchSelector`` and the winner becomes canonical. Nothing
+/// a sender chooses about the transport (relay time, event id, arrival order) decides.
+extension MarmotGroup {
+    /// `privileged` when the Marmot authorization rule needed an admin for this commit: anything
+    /// but a pure self-update or a SelfRemove-only commit (`admin-policy-v1.md`).
+    static func priority(of info: MarmotCommitInfo) -> CommitPriority {
+        let noChange = info.added.isEmpty && !info.extensionsChanged
+        if noChange, info.removed.isEmpty, info.onlyOwnUpdate { return .ordinary }
+        if noChange, info.onlySelfRemoves { return .ordinary }
+        return .privileged
+    }
+
+    /// Remembers that `sender` (an account identity) wrote a valid application message at
+    /// `epoch` of the canonical path. Only as many senders per epoch as the witness score can
+    /// count are kept (``ConvergencePolicy/witnessQuorumSendersPerEpoch``): the record is bounded
+    /// by the retained epochs, whatever members send.
+    mutating func recordWitness(epoch: UInt64, sender: [UInt8]) {
+        let limit = ConvergencePolicy.v1.witnessQuorumSendersPerEpoch
+        func add(_ list: inout [[UInt8]]) {
+            if list.count < limit, !list.contains(sender) { list.append(sender) }
+        }
+        if epoch == state.epoch {
+            add(&currentWitnesses)
+        } else if let i = snapshots.firstIndex(where: { $0.epoch == epoch }) {
+            add(&snapshots[i].witnesses)
+        }
+    }
+
+    /// The canonical branch from `snapshots[i]`'s epoch to the current tip, as a candidate. Its
+    /// tip commit is the last applied one, whose facts the newest snapshot holds.
+    func canonicalCandidate(from i: Int) -> BranchCandidate {
+        var witnesses: [BranchCandidate.Witness] = []
+        for s in snapshots[(i + 1)...] { witnesses += s.witnesses.map { .init(epoch: s.epoch, sender: $0) } }
+        witnesses += currentWitnesses.map { .init(epoch: state.epoch, sender: $0) }
+        let tip = snapshots[snapshots.count - 1]
+        return BranchCandidate(id: "canonical", forkEpoch: snapshots[i].epoch, tipEpoch: state.epoch, tipPriority: tip.priority,
+                               tipCommitter: tip.committer, tipDigest: tip.commitDigest, witnesses: witnesses)
+    }
+
+    /// One commit of a divergent branch, replayed from its parent state.
+    struct BranchStep {
+        let parent: Engine
+        let parentData: MarmotGroupData
+        let next: Engine
+        let nextData: MarmotGroupData
+        let info: MarmotCommitInfo
+        let digest: [UInt8]
+        let event: NostrEvent
+        let contentHash: [UInt8]
+    }
+
+    /// Buffered events parsed once for a fork: what a divergent branch's states may open.
+    struct SealedEvent {
+        let event: NostrEvent
+        let sealed: [UInt8]
+    }
+
+    func bufferedSealedEvents(now: Int64) -> [SealedEvent] {
+        buffer.events.compactMap { e in
+            guard let (groupID, sealed) = try? MarmotGroupEvent.envelope(e, profile: profile, now: now), groupID == nostrGroupID else { return nil }
+            return SealedEvent(event: e, sealed: sealed)
+        }
+    }
+
+    static func open(_ sealed: [UInt8], in s: Engine) -> [UInt8]? {
+        let key = s.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
+                             length: MarmotProfile.groupEventKeyLength)
+        return try? GroupEventCipher.open(bytes: sealed, key: key)
+    }
+
+    /// Extends a divergent branch with buffered commits that validate on its tip (deferred
+    /// children whose parent just arrived), at most to the rewind horizon.
+    func extend(_ first: BranchStep, with buffered: [SealedEvent]) -> [BranchStep] {
+        var steps = [first]
+        var used: Set<String> = [first.event.id]
+        while UInt64(steps.count) < ConvergencePolicy.v1.maxRewindCommits {
+            let tip = steps[steps.count - 1]
+            var advanced = false
+            for b in buffered where !used.contains(b.event.id) {
+                guard let message = Self.open(b.sealed, in: tip.next), let header = try? MarmotMessageHeader(message),
+                      header.contentType == .commit, header.epoch == tip.next.epoch,
+                      let (next, data, info) = try? Self.apply(message, to: tip.next, data: tip.nextData) else { continue }
+                steps.append(BranchStep(parent: tip.next, parentData: tip.nextData, next: next, nextData: data, info: info,
+                                        digest: SHA256.hash(message), event: b.event, contentHash: SHA256.hash(Array(b.event.content.utf8))))
+                used.insert(b.event.id)
+                advanced = true
+                break
+            }
+            if !advanced { break }
+        }
+        return steps
+    }
+
+    /// Application messages waiting in the buffer that decrypt and pass the payload checks on a
+    /// divergent branch's states: its witnesses. Trial decryption runs on copies.
+    static func witnesses(of steps: [BranchStep], in buffered: [SealedEvent]) -> [BranchCandidate.Witness] {
+        var found: [BranchCandidate.Witness] = []
+        for step in steps where !step.next.isRemoved {
+            for b in buffered {
+                guard let message = open(b.sealed, in: step.next), let header = try? MarmotMessageHeader(message),
+                      header.contentType == .application, header.epoch == step.next.epoch else { continue }
+                var copy = step.next
+                guard case let .application(sender, data)? = try? copy.processMessage(message),
+                      (try? MarmotApplicationMessage.decode(data, senderIdentity: sender)) != nil else { continue }
+                found.append(.init(epoch: step.next.epoch, sender: sender))
+            }
+        }
+        return found
+    }
+
+    /// A valid commit `message` for the retained epoch of `snapshots[i]`, in a current-profile
+    /// group: the divergent branch it starts (with any buffered children) against the canonical
+    /// suffix, decided by ``BranchSelector``. The losing commit is reported `superseded`; a
+    /// winning one replaces the canonical suffix (`rolledBack`).
+    mutating func converge(at i: Int, message: [UInt8], event: NostrEvent, hash: [UInt8], now: Int64) throws -> [MarmotOutcome] {
+        let snap = snapshots[i]
+        let (next, newData, info) = try Self.apply(message, to: snap.state, data: snap.groupData)
+        let buffered = bufferedSealedEvents(now: now)
+        let steps = extend(BranchStep(parent: snap.state, parentData: snap.groupData, next: next, nextData: newData, info: info,
+                                      digest: SHA256.hash(message), event: event, contentHash: hash), with: buffered)
+        let tip = steps[steps.count - 1]
+        let divergent = BranchCandidate(id: "divergent", forkEpoch: snap.epoch, tipEpoch: tip.next.epoch, tipPriority: Self.priority(of: tip.info),
+                                        tipCommitter: tip.info.committer, tipDigest: tip.digest, witnesses: Self.witnesses(of: steps, in: buffered))
+        let decision = BranchSelector.select([canonicalCandidate(from: i), divergent], passBaseEpoch: state.epoch)
+        lastConvergenceDecision = decision
+        guard decision.selected?.id == divergent.id else { return [.superseded(epoch: snap.epoch)] }
+
+        // The abandoned branch's adds that the new one lacks: their Welcomes lead nowhere. The
+        // inviter regenerates those invites (the spec's regenerated queued intent).
+        let members = Set(tip.next.memberIdentities)
+        var lost: [MarmotLostAdd] = []
+        for s in snapshots[i...] {
+            for id in s.added where !members.contains(id) && !lost.contains(where: { $0.pubkey == Hex.encode(id) }) {
+                lost.append(MarmotLostAdd(pubkey: Hex.encode(id), keyPackageEvent: s.keyPackageEvents[Hex.encode(id)]))
+            }
+        }
+        snapshots.removeSubrange(i...)
+        for step in steps {
+            pushSnapshot(Snapshot(state: step.parent, groupData: step.parentData, createdAt: step.event.createdAt,
+                                  eventID: step.event.id.lowercased(), contentHash: step.contentHash, added: step.info.added,
+                                  keyPackageEvents: [:], committer: step.info.committer, commitDigest: step.digest,
+                                  priority: Self.priority(of: step.info)))
+            seenContentHashes.insert(step.contentHash)
+            seenEventIDs.insert(step.event.id.lowercased())
+        }
+        state = tip.next
+        groupData = tip.nextData
+        currentWitnesses = []
+        leaveRequests = []
+        var outcomes: [MarmotOutcome] = [.rolledBack(toEpoch: snap.epoch, nowAt: state.epoch, lostAdds: lost)]
+        if state.isRemoved || steps.contains(where: { $0.info.removed.contains(state.ownIdentity) }) { outcomes.append(.removed) }
+        return outcomes
+    }
+}
