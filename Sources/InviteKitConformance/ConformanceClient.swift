@@ -43,7 +43,22 @@ struct ConformanceClient {
     init(name: String) {
         self.name = name
         rng = SeededRandom(seed: Array("invitekit-conformance/\(name)".utf8))
-        key = Secp256k1.PrivateKey(using: rng)
+        key = Self.scenarioKey(name)
+    }
+
+    /// The Nostr key MDK's harness gives a client label (`client.rs` at v0.9.14,
+    /// `deterministic_nostr_keys`): the first `SHA-256("marmot-cgka-conformance-nostr-key-v1" ||
+    /// label padded to 32 bytes || uint64 counter)` that is a valid secret. Scenarios whose
+    /// committer rule decides expect these keys' order.
+    static func scenarioKey(_ label: String) -> Secp256k1.PrivateKey {
+        var seed = Array(label.utf8.prefix(32))
+        seed += [UInt8](repeating: 0, count: 32 - seed.count)
+        var counter: UInt64 = 0
+        while true {
+            let secret = SHA256.hash(Array("marmot-cgka-conformance-nostr-key-v1".utf8) + seed + withUnsafeBytes(of: counter.bigEndian) { Array($0) })
+            if let key = try? Secp256k1.PrivateKey(rawRepresentation: secret) { return key }
+            counter += 1
+        }
     }
 
     var identity: [UInt8] { key.publicKey.rawRepresentation }

@@ -213,9 +213,15 @@ extension MarmotGroup {
     mutating func receiveCommit(_ message: [UInt8], header: MarmotMessageHeader, event: NostrEvent, hash: [UInt8], now: Int64) throws -> [MarmotOutcome] {
         if !state.isRemoved, header.epoch == state.epoch {
             let (next, newData, info) = try Self.apply(message, to: state, data: groupData)
+            // Linear advancement is a pass with one candidate (convergence.md, "Fork detection").
+            let digest = SHA256.hash(message)
+            lastConvergenceDecision = BranchSelector.select([BranchCandidate(id: "linear", forkEpoch: state.epoch, tipEpoch: next.epoch,
+                                                                             tipPriority: Self.priority(of: info), tipCommitter: info.committer,
+                                                                             tipDigest: digest, witnesses: [])],
+                                                            passBaseEpoch: state.epoch)
             pushSnapshot(Snapshot(state: state, groupData: groupData, createdAt: event.createdAt, eventID: event.id.lowercased(),
                                   contentHash: hash, added: info.added, keyPackageEvents: [:], committer: info.committer,
-                                  commitDigest: SHA256.hash(message), priority: Self.priority(of: info)))
+                                  commitDigest: digest, priority: Self.priority(of: info)))
             state = next
             groupData = newData
             currentWitnesses = []
