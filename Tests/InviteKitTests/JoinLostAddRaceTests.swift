@@ -3,14 +3,20 @@ import InviteKitTestSupport
 @testable import InviteKit
 import InviteKitDemo
 
-/// The lost-add race (MIP-03 ordering): two admins commit in the same epoch, one of them adding a
-/// joiner by invite. The other commit wins; the inviter's processor sees the rollback name the
-/// lost add, re-adds the joiner in the next epoch, and the joiner replaces its dead state with the
-/// newer Welcome and ends up a working member.
+/// The lost-add race: two admins commit in the same epoch, one of them adding a joiner by invite.
+/// The other commit wins (convergence v1: both privileged, the lower committer key wins,
+/// PROTOCOL §5.13); the inviter's processor sees the rollback name the lost add, re-adds the
+/// joiner in the next epoch, and the joiner replaces its dead state with the newer Welcome and
+/// ends up a working member.
 final class JoinLostAddRaceTests: XCTestCase {
     func testLostAddIsReaddedAndTheJoinerEndsUpAWorkingMember() async throws {
         let w = try await JoinWorld(seed: 70)
-        let bo = GroupParticipant(name: "Bo", key: Secp256k1.PrivateKey(using: w.rng), pool: w.pool, rng: w.rng)
+        // Bo's key sorts before Ada's, so his commit wins a tie on the committer rule.
+        var boKey = Secp256k1.PrivateKey(using: w.rng)
+        while !boKey.publicKey.rawRepresentation.lexicographicallyPrecedes(w.ada.key.publicKey.rawRepresentation) {
+            boKey = Secp256k1.PrivateKey(using: w.rng)
+        }
+        let bo = GroupParticipant(name: "Bo", key: boKey, pool: w.pool, rng: w.rng)
         try await w.add(bo, asAdmin: true)
         for m in w.members { try await m.syncGroup() }
         let joy = w.dee
@@ -24,9 +30,12 @@ final class JoinLostAddRaceTests: XCTestCase {
         for g in gifts { if case .accepted(let p) = w.processor.process(g) { pendings.append(p) } }
         let addJoy = try XCTUnwrap(pendings.first)
 
-        // Bo commits in the same epoch with an earlier created_at: his commit wins the race.
+        // Bo commits in the same epoch (a rename: privileged, like Ada's add): his commit wins the
+        // race on the committer rule, whatever its created_at says.
         var boGroup = try XCTUnwrap(bo.group)
-        let boCommit = try boGroup.selfUpdate(now: addJoy.event.createdAt - 30, rng: w.rng)
+        var renamed = boGroup.groupData
+        renamed.name += " (Bo)"
+        let boCommit = try boGroup.commit(groupData: renamed, now: addJoy.event.createdAt + 30, rng: w.rng)
         let boAcks = try await bo.publishRequired(boCommit.event)
         _ = try boGroup.confirmPublished(boCommit, acknowledgedBy: boAcks)
         bo.group = boGroup
