@@ -4,7 +4,7 @@ DEB_PACKAGES := libsecp256k1-dev libsodium-dev libssl-dev zlib1g-dev libqrencode
 BIN_DEBUG := .build/debug/invitekit
 BIN_RELEASE := .build/release/invitekit
 
-.PHONY: all deps venv mdk build build-debug test interop large-groups demo vectors bench fuzz asan docs clean
+.PHONY: all deps venv mdk build build-debug test interop large-groups demo vectors conformance bench fuzz asan docs clean
 SECONDS ?= 30
 # Extra flags for the debug build; CI (.ci/run) passes -Xswiftc -warnings-as-errors, which
 # SwiftPM's native build system applies to this package's targets only (remote dependencies
@@ -57,6 +57,12 @@ large-groups: deps venv build-debug
 
 vectors: build-debug
 	$(BIN_DEBUG) vectors verify --dir vectors
+
+# MDK 0.9.14's portable conformance scenarios, incident replays and selector cases, one line each
+# (PROTOCOL §5.13.1); `make test` runs the same set inside `vectors verify`.
+conformance: build-debug
+	$(BIN_DEBUG) conformance run $$(ls vectors/marmot/conformance/*.v1.json | grep -v manifest) vectors/marmot/conformance/incidents/*.json \
+	  vectors/marmot/current/mdk-0.9.14/current-profile-required-set.v1.json vectors/marmot/conformance/policy_cases.json
 
 bench: build
 	$(BIN_RELEASE) bench
