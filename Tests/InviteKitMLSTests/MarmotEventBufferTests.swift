@@ -168,7 +168,8 @@ final class MarmotEventBufferTests: XCTestCase {
                 XCTAssertEqual(($0 as? MLSError)?.code, .unsupportedVersion)
             }
         }
-        // A version-1 reader's layout applied to version-3 bytes does not fit: refused.
-        XCTAssertThrowsError(try G(serialized: SecureBytes(copying: [1] + v2.dropFirst())))
+        // A version-3 reader's layout applied to version-4 bytes does not fit (the current
+        // witnesses are left over): refused.
+        XCTAssertThrowsError(try G(serialized: SecureBytes(copying: [3] + v2.dropFirst())))
     }
 }
