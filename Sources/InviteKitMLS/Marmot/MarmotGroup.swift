@@ -101,6 +101,8 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         let mls = try state.sealApplication(bytes, rng: rng)
         let expiration = groupData.retentionSeconds.flatMap { $0 == 0 ? nil : now.addingReportingOverflow(Int64(clamping: $0)) }
             .flatMap { $0.overflow ? nil : $0.partialValue }
+        // One's own message is part of one's input, as every recipient's: it witnesses this epoch.
+        recordWitness(epoch: state.epoch, sender: state.ownIdentity)
         return try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), profile: profile,
                                               expiration: expiration, createdAt: now, rng: rng))
     }
