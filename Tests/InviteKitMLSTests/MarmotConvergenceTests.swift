@@ -147,6 +147,31 @@ final class MarmotConvergenceTests: XCTestCase {
         XCTAssertEqual(kept.groupData.name, restarted.groupData.name)
     }
 
+    /// Both committers applied the other's commit before their own relay's OK: each OK makes
+    /// the own commit a candidate, the same rule decides, and both end on the lower key's branch
+    /// (the loser's confirm is `stale_commit`, the winner's replaces the branch it was on).
+    func testAnOwnCommitConfirmedLateIsACandidateToo() throws {
+        let ms = members(3)
+        var g = try group(ms, admins: [1])
+        let low = ms[0].id.lexicographicallyPrecedes(ms[1].id) ? 0 : 1, high = 1 - low
+        let lowCommit = try g[low].commit(groupData: renamed(g[low], "low"), now: now + 10)
+        let highCommit = try g[high].commit(groupData: renamed(g[high], "high"), now: now + 10)
+        XCTAssertEqual(g[low].receive(event: highCommit.event, now: now + 20).first.map(kind), "commitApplied")
+        XCTAssertEqual(g[high].receive(event: lowCommit.event, now: now + 20).first.map(kind), "commitApplied")
+        XCTAssertNoThrow(try g[low].confirmPublished(lowCommit, acknowledgedBy: relays, now: now + 30))
+        XCTAssertThrowsError(try g[high].confirmPublished(highCommit, acknowledgedBy: relays, now: now + 30)) {
+            XCTAssertEqual(($0 as? MLSError)?.code, .staleCommit)
+        }
+        XCTAssertEqual(g[2].receive(event: highCommit.event, now: now + 40).first.map(kind), "commitApplied")
+        XCTAssertEqual(g[2].receive(event: lowCommit.event, now: now + 40).first.map(kind), "rolledBack")
+        for x in [g[0], g[1], g[2]] { XCTAssertEqual(x.groupData.name, "low") }
+        XCTAssertEqual(Set(g.map { exporter($0) }).count, 1, "one epoch secret")
+        // The pending commit keeps its priority across storage.
+        let stored = try MarmotPendingCommit<MLSGroupState>(serialized: highCommit.serialized())
+        XCTAssertEqual(stored.priority, .privileged)
+        XCTAssertEqual(try MarmotPendingCommit<MLSGroupState>(serialized: g[2].selfUpdate(now: now).serialized()).priority, .ordinary)
+    }
+
     func kind(_ o: MarmotOutcome) -> String {
         switch o {
         case .message: "message"

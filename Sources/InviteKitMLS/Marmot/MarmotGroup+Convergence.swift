@@ -156,4 +156,39 @@ extension MarmotGroup {
         if state.isRemoved || steps.contains(where: { $0.info.removed.contains(state.ownIdentity) }) { outcomes.append(.removed) }
         return outcomes
     }
+
+    /// An own commit the relay acknowledged after another commit for its epoch was applied: the
+    /// same choice as for a received one (its branch against the canonical suffix from its
+    /// epoch). When it wins, the snapshots from its epoch are replaced by it (members that
+    /// receive both decide alike); when it loses it is `stale_commit`, and the caller rolls it
+    /// back, as before.
+    mutating func convergeOwn(_ pending: MarmotPendingCommit<Engine>, at i: Int) throws {
+        let snap = snapshots[i]
+        var next = snap.state
+        try next.merge(pending.pending)
+        let nextData = try MarmotGroupData(extensions: next.groupContextExtensions)
+        let sealed = try MarmotGroupEvent.envelope(pending.event, profile: profile, now: pending.event.createdAt).sealed
+        guard let message = Self.open(sealed, in: snap.state) else { throw MLSError(.invalidEvent, "the pending commit does not open under its epoch's key") }
+        let priority = pending.priority ?? Self.storedCommitPriority(parent: snap.state, next: next)
+        let own = BranchCandidate(id: "own", forkEpoch: snap.epoch, tipEpoch: next.epoch, tipPriority: priority, tipCommitter: state.ownIdentity,
+                                  tipDigest: SHA256.hash(message), witnesses: [])
+        let decision = BranchSelector.select([canonicalCandidate(from: i), own], passBaseEpoch: state.epoch)
+        lastConvergenceDecision = decision
+        guard decision.selected?.id == own.id else {
+            throw MLSError(.staleCommit, "another commit for epoch \(snap.epoch) was selected before this one was confirmed")
+        }
+        var kpEvents: [String: NostrEvent] = [:]
+        for e in pending.keyPackageEvents { kpEvents[e.pubkey] = e }
+        snapshots.removeSubrange(i...)
+        pushSnapshot(Snapshot(state: snap.state, groupData: snap.groupData, createdAt: pending.event.createdAt, eventID: pending.event.id.lowercased(),
+                              contentHash: SHA256.hash(Array(pending.event.content.utf8)),
+                              added: pending.keyPackageEvents.compactMap { Hex.decode($0.pubkey, count: 32) }, keyPackageEvents: kpEvents,
+                              committer: state.ownIdentity, commitDigest: own.tipDigest, priority: priority))
+        state = next
+        groupData = nextData
+        currentWitnesses = []
+        leaveRequests = []
+        seenEventIDs.insert(pending.event.id.lowercased())
+        seenContentHashes.insert(SHA256.hash(Array(pending.event.content.utf8)))
+    }
 }

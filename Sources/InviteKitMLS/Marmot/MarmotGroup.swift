@@ -176,7 +176,8 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         let event = try MarmotGroupEvent.make(mlsMessage: message, nostrGroupID: nostrGroupID, key: currentKey(), profile: profile,
                                               createdAt: now, rng: rng)
         return MarmotPendingCommit(event: event, fromEpoch: state.epoch, pending: pending, welcome: welcome,
-                                   keyPackageEvents: keyPackages.map(\.event))
+                                   keyPackageEvents: keyPackages.map(\.event),
+                                   priority: request.isSelfUpdate || selfRemovesOnly ? .ordinary : .privileged)
     }
 
     /// A pure self-update commit (new leaf keys, no proposals): allowed to every member.
@@ -206,6 +207,12 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         guard !relays.isEmpty else { throw MLSError(.commitNotPublished, "no relay acknowledged the commit") }
         guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
         guard pending.fromEpoch == state.epoch else {
+            // Another commit for that epoch came first. In the current profile the relay's OK
+            // makes ours a candidate like any other (PROTOCOL §5.13): it replaces the branch if
+            // it wins, and is stale only if it loses.
+            if profile == .current, let i = snapshots.firstIndex(where: { $0.epoch == pending.fromEpoch }) {
+                return try convergeOwn(pending, at: i)
+            }
             throw MLSError(.staleCommit, "the group moved from epoch \(pending.fromEpoch) to \(state.epoch) before this commit was confirmed")
         }
         // The commit's own facts for convergence: its digest (over the MLSMessage bytes, which
@@ -220,7 +227,8 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         let added = pending.keyPackageEvents.compactMap { Hex.decode($0.pubkey, count: 32) }
         pushSnapshot(Snapshot(state: state, groupData: groupData, createdAt: pending.event.createdAt, eventID: pending.event.id.lowercased(),
                               contentHash: SHA256.hash(Array(pending.event.content.utf8)), added: added, keyPackageEvents: kpEvents,
-                              committer: state.ownIdentity, commitDigest: SHA256.hash(message), priority: ownCommitPriority(next: next)))
+                              committer: state.ownIdentity, commitDigest: SHA256.hash(message),
+                              priority: pending.priority ?? Self.storedCommitPriority(parent: state, next: next)))
         state = next
         currentWitnesses = []
         groupData = newData
@@ -244,14 +252,12 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         }
     }
 
-    /// The ordering class of an own commit, from what it changed: no add, no extension change and
-    /// either no removal (a self-update) or only members that asked to leave (SelfRemoves) is
-    /// `ordinary`; anything else needed an admin.
-    func ownCommitPriority(next: Engine) -> CommitPriority {
-        let before = Set(state.memberIdentities), after = Set(next.memberIdentities)
-        guard after.isSubset(of: before), next.groupContextExtensions == state.groupContextExtensions else { return .privileged }
-        let removed = before.subtracting(after)
-        return removed.allSatisfy { leaveRequests.contains(Hex.encode($0)) } ? .ordinary : .privileged
+    /// The ordering class of an own commit stored without it (pending-commit version 1), from
+    /// what it changed: no add, no removal and no extension change (a self-update) is
+    /// `ordinary`; anything else counts as needing an admin.
+    static func storedCommitPriority(parent: Engine, next: Engine) -> CommitPriority {
+        Set(parent.memberIdentities) == Set(next.memberIdentities) && parent.groupContextExtensions == next.groupContextExtensions
+            ? .ordinary : .privileged
     }
 
     mutating func pushSnapshot(_ s: Snapshot) {

@@ -12,4 +12,7 @@ public struct MarmotPendingCommit<Engine: MarmotEngine>: Sendable {
     public let welcome: [UInt8]?
     /// KeyPackage events of the added members, in add order.
     public let keyPackageEvents: [NostrEvent]
+    /// The commit's ordering class for convergence (PROTOCOL §5.13), decided from the request
+    /// when it was built; `nil` for a commit stored by version 1, which did not record it.
+    public var priority: CommitPriority? = nil
 }
