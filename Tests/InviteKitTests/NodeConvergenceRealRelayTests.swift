@@ -1,0 +1,121 @@
+import XCTest
+import Foundation
+import InviteKitTestSupport
+@testable import InviteKit
+
+/// Convergence v1 through running nodes over the real nostr-relay on loopback (issue 28;
+/// PROTOCOL §5.13): two admins commit in the same epoch while a member keeps writing. All three
+/// nodes end on one branch (one epoch, one name, one epoch secret), the branch the committer rule
+/// picks, and every message is in every other member's history.
+final class NodeConvergenceRealRelayTests: XCTestCase {
+    private var relay: RelayProcess!
+    private let root = TemporaryDirectory(prefix: "invitekit-converge")
+
+    override func setUpWithError() throws {
+        try RelayProcess.requireRelay()
+        relay = try RelayProcess()
+        try relay.start()
+    }
+
+    override func tearDown() {
+        relay?.tearDown()
+    }
+
+    private func node(_ name: String, seed: UInt64) throws -> InviteKitNode {
+        let home = StoreHome(directory: root.file(name))
+        try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: seed))
+        let configuration = InviteKitNode.Configuration(relayTimeout: .seconds(10), idleInterval: .milliseconds(100), keyPackageLowWater: 0)
+        return try InviteKitNode(home: home, configuration: configuration)
+    }
+
+    /// What two members must share to be on one branch.
+    private func branch(_ n: InviteKitNode, _ group: String) async throws -> (epoch: UInt64, name: String, secret: [UInt8]) {
+        let g = try await n.currentGroup(group)
+        return (g.epoch, g.groupData.name, g.state.exporter(label: "test branch", context: [], length: 32).withUnsafeBytes { Array($0) })
+    }
+
+    private func waitFor(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return try await condition()
+    }
+
+    func testTwoAdminsCommittingInOneEpochEndOnOneBranch() async throws {
+        let ada = try node("ada", seed: 1), dee = try node("dee", seed: 2), fay = try node("fay", seed: 3)
+        let runs = [ada, dee, fay].map { n in Task { try await n.run() } }
+        defer { for r in runs { r.cancel() } }
+        let group = try await ada.createGroup(name: "club")
+        let invite = try await ada.createInvite(groupID: group.id, singleUse: false, expiresIn: 3600)
+        _ = try await dee.join(invite.url, timeout: .seconds(60))
+        _ = try await fay.join(invite.url, timeout: .seconds(60))
+
+        // Ada makes Dee an admin too (a rename-free group-data commit naming both).
+        var data = try await ada.currentGroup(group.id).groupData
+        data.admins.append(dee.publicKey.rawRepresentation)
+        let promote = try await ada.currentGroup(group.id).commit(groupData: data, now: UnixTime.now(), rng: SeededRandom(seed: 9))
+        _ = try await ada.submit(.change(groupID: group.id, commit: promote), relays: [relay.url])
+        await ada.wake()
+        let promoted = try await waitFor(30) {
+            for n in [ada, dee, fay] { guard try await n.currentGroup(group.id).groupData.admins.count == 2 else { return false } }
+            return true
+        }
+        XCTAssertTrue(promoted, "the promotion reached everyone")
+
+        // Fay writes before, during and after the race.
+        var sent: [String] = []
+        for i in 0..<3 { sent.append("before \(i)"); _ = try await fay.send("before \(i)", to: group.id) }
+
+        // Both admins build a rename on the same epoch, then both are submitted at once.
+        let epoch = try await ada.currentGroup(group.id).epoch
+        let deeEpoch = try await dee.currentGroup(group.id).epoch
+        XCTAssertEqual(deeEpoch, epoch)
+        func rename(_ n: InviteKitNode, _ name: String, seed: UInt64) async throws -> MarmotPendingCommit<MLSGroupState> {
+            var d = try await n.currentGroup(group.id).groupData
+            d.name = name
+            return try await n.currentGroup(group.id).commit(groupData: d, now: UnixTime.now(), rng: SeededRandom(seed: seed))
+        }
+        let adaRename = try await rename(ada, "ada's", seed: 10), deeRename = try await rename(dee, "dee's", seed: 11)
+        let url: String = relay.url, groupID = group.id
+        async let a: String = ada.submit(.change(groupID: groupID, commit: adaRename), relays: [url])
+        async let d: String = dee.submit(.change(groupID: groupID, commit: deeRename), relays: [url])
+        _ = try await (a, d)
+        await ada.wake(); await dee.wake()
+        for i in 0..<3 { sent.append("during \(i)"); _ = try? await fay.send("during \(i)", to: group.id) }
+
+        let winner = ada.publicKey.rawRepresentation.lexicographicallyPrecedes(dee.publicKey.rawRepresentation) ? "ada's" : "dee's"
+        let converged = try await waitFor(60) {
+            let b = try await [ada, dee, fay].asyncMap { try await self.branch($0, group.id) }
+            return b.allSatisfy { $0.epoch == epoch + 1 && $0.name == winner && $0.secret == b[0].secret }
+        }
+        let final = try await [ada, dee, fay].asyncMap { try await branch($0, group.id) }
+        XCTAssertTrue(converged, "branches: \(final.map { "\($0.epoch) \($0.name)" })")
+
+        // On the one branch everyone reads everyone: the race lost nothing sent after it.
+        for i in 0..<2 { sent.append("after \(i)"); _ = try await fay.send("after \(i)", to: group.id) }
+        _ = try await ada.send("from ada", to: group.id)
+        let delivered = try await waitFor(60) {
+            let adaHas = Set(try await ada.history(of: group.id).map(\.content)), deeHas = Set(try await dee.history(of: group.id).map(\.content))
+            let fayHas = Set(try await fay.history(of: group.id).map(\.content))
+            return ["before 0", "before 1", "before 2", "after 0", "after 1"].allSatisfy { adaHas.contains($0) && deeHas.contains($0) }
+                && fayHas.contains("from ada") && deeHas.contains("from ada")
+        }
+        let adaHistory = try await ada.history(of: group.id).map(\.content), deeHistory = try await dee.history(of: group.id).map(\.content)
+        XCTAssertTrue(delivered, "ada: \(adaHistory); dee: \(deeHistory)")
+        // A message Fay sent during the race is either in both admins' histories or in neither:
+        // they are on one branch, so they decrypt the same messages.
+        for m in sent where m.hasPrefix("during") {
+            XCTAssertEqual(adaHistory.contains(m), deeHistory.contains(m), m)
+        }
+    }
+}
+
+extension Array {
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var out: [T] = []
+        for e in self { out.append(try await transform(e)) }
+        return out
+    }
+}
