@@ -106,6 +106,35 @@ final class MarmotConvergenceTests: XCTestCase {
         XCTAssertEqual(g[low].groupData.name, "high")
     }
 
+    /// Losing a fork is not final: the low committer first keeps its own branch (committer
+    /// rule, nobody has written on either), then a witness of the high branch arrives and the
+    /// same fork is decided again, for the high branch (a witness score of 1 against 0), as a
+    /// member that saw everything at once decides.
+    func testALosingBranchWinsWhenItsWitnessArrivesLater() throws {
+        let ms = members(4)
+        var g = try group(ms, admins: [1])
+        let low = ms[0].id.lexicographicallyPrecedes(ms[1].id) ? 0 : 1, high = 1 - low
+        let lowCommit = try g[low].commit(groupData: renamed(g[low], "low"), now: now + 10)
+        let highCommit = try g[high].commit(groupData: renamed(g[high], "high"), now: now + 10)
+        _ = try g[high].confirmPublished(highCommit, acknowledgedBy: relays, now: now + 10)
+        _ = try g[low].confirmPublished(lowCommit, acknowledgedBy: relays, now: now + 10)
+        for i in [2, 3] { _ = g[i].receive(event: highCommit.event, now: now + 20) }
+        let w1 = try g[2].message(EventTemplate(kind: 9, content: "w1"), now: now + 30)
+        let w2 = try g[3].message(EventTemplate(kind: 9, content: "w2"), now: now + 30)
+        var atOnce = g[low]
+        XCTAssertEqual(g[low].receive(event: highCommit.event, now: now + 40).first.map(kind), "superseded")
+        XCTAssertEqual(g[low].lastConvergenceDecision?.decisiveRule, .tipCommitter)
+        let outcomes = g[low].receive(event: w1, now: now + 40)
+        XCTAssertEqual(outcomes.map(kind), ["buffered", "rolledBack", "message"])
+        XCTAssertEqual(g[low].lastConvergenceDecision?.decisiveRule, .appWitnessScore)
+        XCTAssertEqual(g[low].groupData.name, "high")
+        XCTAssertEqual(g[low].receive(event: w2, now: now + 40).first.map(kind), "message")
+        // The member that gets the witness before the commit decides the same.
+        _ = atOnce.receive(event: w1, now: now + 40)
+        XCTAssertEqual(atOnce.receive(event: highCommit.event, now: now + 40).first.map(kind), "rolledBack")
+        XCTAssertEqual(exporter(atOnce), exporter(g[low]))
+    }
+
     /// A removal (privileged) beats the removed member's self-update (ordinary) on priority,
     /// even when her commit is dated earlier and her key sorts first.
     func testRemovalBeatsTheRemovedMembersSelfUpdate() throws {

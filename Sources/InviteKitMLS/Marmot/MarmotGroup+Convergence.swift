@@ -128,7 +128,16 @@ extension MarmotGroup {
                                         tipCommitter: tip.info.committer, tipDigest: tip.digest, witnesses: Self.witnesses(of: steps, in: buffered))
         let decision = BranchSelector.select([canonicalCandidate(from: i), divergent], passBaseEpoch: state.epoch)
         lastConvergenceDecision = decision
-        guard decision.selected?.id == divergent.id else { return [.superseded(epoch: snap.epoch)] }
+        losingBranches.removeAll { $0.event.id == event.id }
+        guard decision.selected?.id == divergent.id else {
+            // Losing once is not losing for good: witnesses may still arrive for this branch.
+            let key = tip.next.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
+                                        length: MarmotProfile.groupEventKeyLength)
+            losingBranches.append(LosingBranch(event: event, message: message, contentHash: hash, forkEpoch: snap.epoch, tipKey: key))
+            if losingBranches.count > MarmotProfile.losingBranchLimit { losingBranches.removeFirst() }
+            return [.superseded(epoch: snap.epoch)]
+        }
+        losingBranches.removeAll()
 
         // The abandoned branch's adds that the new one lacks: their Welcomes lead nowhere. The
         // inviter regenerates those invites (the spec's regenerated queued intent).
@@ -191,4 +200,29 @@ extension MarmotGroup {
         seenEventIDs.insert(pending.event.id.lowercased())
         seenContentHashes.insert(SHA256.hash(Array(pending.event.content.utf8)))
     }
+
+    /// A buffered event that opens under a losing branch's key may be a witness that changes its
+    /// fate: the fork is decided again, with everything buffered by now. Branches outside the
+    /// rewind horizon are dropped first. Costs one AEAD open per kept branch.
+    mutating func reconsiderLosingBranches(after event: NostrEvent, now: Int64) -> [MarmotOutcome] {
+        losingBranches.removeAll { state.epoch > $0.forkEpoch && state.epoch - $0.forkEpoch > ConvergencePolicy.v1.maxRewindCommits }
+        guard !losingBranches.isEmpty, let (_, sealed) = try? MarmotGroupEvent.envelope(event, profile: profile, now: now) else { return [] }
+        for loser in losingBranches {
+            guard (try? GroupEventCipher.open(bytes: sealed, key: loser.tipKey)) != nil,
+                  let i = snapshots.firstIndex(where: { $0.epoch == loser.forkEpoch }) else { continue }
+            guard let outcomes = try? converge(at: i, message: loser.message, event: loser.event, hash: loser.contentHash, now: now) else { continue }
+            if case .rolledBack? = outcomes.first { return outcomes }
+        }
+        return []
+    }
+}
+
+/// A commit that lost a fork, kept (in memory) so that a later decision can pick it.
+struct LosingBranch: Sendable {
+    let event: NostrEvent
+    let message: [UInt8]
+    let contentHash: [UInt8]
+    let forkEpoch: UInt64
+    /// The kind-445 key of the branch's tip: what tells a witness for it.
+    let tipKey: SecureBytes
 }

@@ -27,6 +27,11 @@ extension MarmotGroup {
         if first.buffer {
             bufferChanged = true
             outcomes += buffer.append(event).map { .evicted(eventID: $0.id) }
+            if profile == .current, !losingBranches.isEmpty {
+                let revived = reconsiderLosingBranches(after: event, now: now)
+                if !revived.isEmpty { stateChanged = true }
+                outcomes += revived
+            }
         }
         var progress = outcomes.contains(where: Self.unblocksBuffered)
         while progress, !buffer.isEmpty {

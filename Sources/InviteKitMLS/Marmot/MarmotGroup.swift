@@ -45,6 +45,9 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
     /// The last convergence decision this member made on a fork (current profile), for the app
     /// and for conformance traces; not stored.
     public internal(set) var lastConvergenceDecision: ConvergenceDecision?
+    /// Commits that lost a fork while their branch may still win a later decision (witnesses
+    /// arriving for it), at most ``MarmotProfile/losingBranchLimit``; in memory only.
+    var losingBranches: [LosingBranch] = []
 
     init(state: Engine, groupData: MarmotGroupData) {
         self.state = state

@@ -46,6 +46,9 @@ package enum MarmotProfile {
     /// At most this many event ids, and as many content hashes, are remembered per group to drop
     /// replays early (PROTOCOL.md §5.9; `BoundedSeenSet`).
     package static let seenEventLimit = 256
+    /// At most this many losing fork branches per group are kept in memory for a later decision
+    /// (PROTOCOL §5.13): each costs one AEAD open per event buffered while it is kept.
+    package static let losingBranchLimit = 4
     /// At most this many kind-445 events wait per group for a key (PROTOCOL.md §5.9).
     package static let bufferedEventLimit = 256
     /// At most this many bytes of kind-445 event JSON wait per group for a key (PROTOCOL.md §5.9).
