@@ -8,7 +8,7 @@ extension InviteKitNode {
         try createInvite(groupID: groupID, format: .signed, singleUse: singleUse, expiresIn: expiresIn)
     }
 
-    /// Creates an invite for a hosted group and records it in `invites` (PROTOCOL §11.2).
+    /// Creates an invite for a hosted group and records it in `invites` (docs/storage.md §6).
     ///
     /// - `.signed`: a signed invite (§3) with the group's current tag and its first
     ///   ``InvitePayload/maxRelays`` relays (§3.2). Each is its own row, keyed
