@@ -78,16 +78,15 @@ fuzz: deps
 asan: deps venv
 	scripts/asan.sh
 
-# The DocC catalog of the InviteKit module (Sources/InviteKit/InviteKit.docc), built with the
-# toolchain's docc from the package's symbol graphs; any warning (a missing symbol) fails.
+# The DocC catalog of the InviteKit module (Sources/InviteKit/InviteKit.docc), built by
+# swift-docc-plugin from the InviteKit target's symbol graphs only (so a fresh clone, whose test
+# modules were never built, works) with the toolchain's docc; any warning (a missing symbol)
+# fails. SWIFT_BUILD_FLAGS as for build-debug, so after `make test` nothing is rebuilt.
 docs: deps
-	swift package dump-symbol-graph --minimum-access-level public >/dev/null
-	rm -rf .build/docs-symbols && mkdir -p .build/docs-symbols
-	cp $$(find .build -path '*/symbolgraph/InviteKit.symbols.json' -o -path '*/symbolgraph/InviteKit@*.symbols.json' | grep -v docs-symbols) .build/docs-symbols/
 	rm -rf .build/docs && mkdir -p .build/docs
-	set -o pipefail; docc convert Sources/InviteKit/InviteKit.docc --additional-symbol-graph-dir .build/docs-symbols \
-	  --fallback-display-name InviteKit --fallback-bundle-identifier org.invitekit.InviteKit \
-	  --output-path .build/docs/InviteKit.doccarchive 2>&1 | tee .build/docs.log
+	set -o pipefail; swift package $(SWIFT_BUILD_FLAGS) --allow-writing-to-directory .build/docs \
+	  generate-documentation --target InviteKit --output-path .build/docs/InviteKit.doccarchive \
+	  --fallback-display-name InviteKit --fallback-bundle-identifier org.invitekit.InviteKit 2>&1 | tee .build/docs.log
 	@! grep -q "warning:" .build/docs.log
 
 clean:

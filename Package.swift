@@ -20,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.78.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.24.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        // `make docs`: symbol graphs of the InviteKit target alone, then the toolchain's docc
+        // (`swift package dump-symbol-graph` asks for every module, test modules included, and
+        // fails on a clone whose tests were never built). A command plugin: nothing links it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // C shims: system libraries, each behind a module map and one header.

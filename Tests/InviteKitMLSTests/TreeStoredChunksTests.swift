@@ -4,7 +4,7 @@ import InviteKitNostr
 import InviteKitTestSupport
 @testable import InviteKitMLS
 
-/// A group's tree stored apart in chunks (PROTOCOL.md §11.2): a message leaves every chunk as
+/// A group's tree stored apart in chunks (docs/storage.md §6): a message leaves every chunk as
 /// saved, a commit changes only the chunks on its paths, and the state without its tree reads
 /// back only with a tree of its width and GroupContext tree hash.
 final class TreeStoredChunksTests: XCTestCase {

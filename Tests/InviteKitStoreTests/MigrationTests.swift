@@ -76,7 +76,7 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(try again.raw { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM schema_migrations") }, 3)
     }
 
-    /// Schema 4 (PROTOCOL §3.7, §11.2): consumed keys recorded per tag keep counting for their
+    /// Schema 4 (PROTOCOL §3.7; docs/storage.md §6): consumed keys recorded per tag keep counting for their
     /// tag under an explicit `:tag:` key, invites get their own ids, messages a local sequence.
     func testVersionThreeDatabaseMovesToPerInviteSingleUseKeepingItsRows() throws {
         let dir = TemporaryDirectory()

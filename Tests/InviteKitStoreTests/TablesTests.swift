@@ -21,7 +21,7 @@ final class TablesTests: XCTestCase {
         }
     }
 
-    /// `group_tree_chunks` (PROTOCOL §11.2): chunks written by difference, cut to the tree's
+    /// `group_tree_chunks` (docs/storage.md §6): chunks written by difference, cut to the tree's
     /// width, read in order; a gap is `store_corrupt`; the group's deletion takes them along.
     func testTreeChunksAreWrittenByDifferenceAndReadInOrder() throws {
         let store = try Store.inMemory()

@@ -8,7 +8,7 @@ import InviteKitTestSupport
 @testable import InviteKit
 
 /// A node's groups are stored as their serialized Marmot state, with the current ratchet tree in
-/// chunks apart (PROTOCOL §11.2), and survive a restart.
+/// chunks apart (docs/storage.md §6), and survive a restart.
 final class NodeGroupPersistenceTests: XCTestCase {
     private var directory: TemporaryDirectory!
 

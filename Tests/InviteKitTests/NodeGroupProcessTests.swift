@@ -124,7 +124,7 @@ final class NodeGroupProcessTests: XCTestCase {
         XCTAssertTrue(adaHistory.contains("\"status\":\"acked\""), adaHistory)
         XCTAssertTrue(adaHistory.contains("\"status\":\"received\""), adaHistory)
         // In (created_at, local sequence) order: within one second ada's message comes before
-        // dee's reply, whatever their ids (PROTOCOL §11.2).
+        // dee's reply, whatever their ids (docs/storage.md §6).
         let lines = adaHistory.split(separator: "\n")
         XCTAssertEqual(lines.count, 2, adaHistory)
         XCTAssertTrue(lines.first?.contains("hello dee") == true, adaHistory)

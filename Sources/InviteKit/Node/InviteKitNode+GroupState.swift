@@ -3,7 +3,7 @@ import InviteKitMLS
 import InviteKitStore
 
 extension InviteKitNode {
-    /// The one way a group's engine state reaches the store (PROTOCOL §11.2): `groups.state`
+    /// The one way a group's engine state reaches the store (docs/storage.md §6): `groups.state`
     /// without the current ratchet tree, and the tree's chunks in `group_tree_chunks` that
     /// changed since the save this node last saw commit, so a message rewrites no chunk and a
     /// Commit those on its path. The entry forgets that save until ``stateCommitted(_:groupID:)``:

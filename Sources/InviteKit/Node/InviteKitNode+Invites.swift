@@ -8,10 +8,10 @@ extension InviteKitNode {
         try createInvite(groupID: groupID, format: .signed, singleUse: singleUse, expiresIn: expiresIn)
     }
 
-    /// Creates an invite for a hosted group and records it in `invites` (PROTOCOL §11.2).
+    /// Creates an invite for a hosted group and records it in `invites` (docs/storage.md §6).
     ///
     /// - `.signed`: a signed invite (§3) with the group's current tag and its first
-    ///   ``InvitePayload/maxRelays`` relays (§3.2). Each is its own row, keyed
+    ///   8 relays (`InvitePayload.maxRelays`, §3.2). Each is its own row, keyed
     ///   by SHA-256 of its payload; a single-use one is used up on its own (§3.7), and rotating
     ///   the tag (``revokeInvites(groupID:)``) revokes every invite of the old tag.
     /// - `.whistle`: a Whistle code (§2) `{relay: the group's first relay, inviterNpub: this node,

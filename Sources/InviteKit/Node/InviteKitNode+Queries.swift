@@ -30,7 +30,7 @@ extension InviteKitNode {
         try InviteKitError.mapping { try members(groupID: try groupRow(groupID).id) }
     }
 
-    /// A page of a group's history in order (`(createdAt, sequence)`, PROTOCOL §11.2): the
+    /// A page of a group's history in order (`(createdAt, sequence)`, docs/storage.md §6): the
     /// oldest `limit` messages after `after`, or with `before`, the newest `limit` before it.
     public func history(of groupID: String, after: StoredMessage? = nil, before: StoredMessage? = nil,
                         limit: Int = 500) throws(InviteKitError) -> [StoredMessage] {

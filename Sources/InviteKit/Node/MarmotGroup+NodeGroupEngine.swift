@@ -3,7 +3,7 @@ import InviteKitMLS
 
 /// The node stores a group as ``MarmotGroup/serializedWithoutTree()`` (engine state, retained
 /// epochs, replay digests) with its current ratchet tree in chunks apart
-/// (`group_tree_chunks`, PROTOCOL §11.2), so a group survives a restart and a save rewrites what
+/// (`group_tree_chunks`, docs/storage.md §6), so a group survives a restart and a save rewrites what
 /// changed.
 extension MarmotGroup: NodeGroupEngine where Engine == MLSGroupState {
     static var engineName: String { "marmot-mls" }

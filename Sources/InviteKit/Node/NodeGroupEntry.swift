@@ -19,7 +19,7 @@ struct NodeGroupEntry: Sendable {
     var bufferLoaded = true
     /// Buffered events evicted since the last ``NodeEvent/bufferedEventsEvicted(groupID:count:)``.
     var unreportedEvictions = 0
-    /// The ratchet tree as its chunks are in the store, when known (PROTOCOL §11.2): a save
+    /// The ratchet tree as its chunks are in the store, when known (docs/storage.md §6): a save
     /// writes the chunks that are not shared with it. `nil` makes the next save write them all.
     var savedTree: RatchetTree?
 

@@ -123,7 +123,7 @@ extension MarmotGroup {
 
 extension MarmotGroup where Engine == MLSGroupState {
     /// ``serialized()`` without the current ratchet tree (``MLSGroupState/serializedWithoutTree()``),
-    /// for a store that keeps the tree apart in chunks (PROTOCOL.md §11.2): a message leaves the
+    /// for a store that keeps the tree apart in chunks (docs/storage.md §6): a message leaves the
     /// tree unchanged, so saving it rewrites none of the tree. Read it back with
     /// ``init(serialized:apartTree:)``.
     package func serializedWithoutTree() -> SecureBytes { serialized(current: state.serializedWithoutTree()) }

@@ -1,4 +1,4 @@
-/// A tree stored in fixed runs of nodes (PROTOCOL.md §11.2 `group_tree_chunks`), so that a save
+/// A tree stored in fixed runs of nodes (docs/storage.md §6 `group_tree_chunks`), so that a save
 /// rewrites only the runs that changed: a commit changes O(log N) nodes, a message none.
 ///
 /// Chunk `k` holds nodes `k * storedChunkNodes ..< min((k + 1) * storedChunkNodes, node_count)`

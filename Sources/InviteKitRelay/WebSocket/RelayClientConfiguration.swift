@@ -18,8 +18,8 @@ public struct RelayClientConfiguration: Sendable {
     /// TLS settings for `wss://` (swift-nio-ssl). `nil`: a client configuration with the system's
     /// trust roots and hostname verification.
     public var tlsConfiguration: TLSConfiguration?
-    /// Called with the relay's URL and its new ``RelayConnectionStatus``, once per change (PROTOCOL
-    /// §9.5), on the client's actor: keep it short and do not call back into the client.
+    /// Called with the relay's URL and its new ``RelayConnectionStatus``, once per change (docs/relays.md
+    /// §1), on the client's actor: keep it short and do not call back into the client.
     public var statusObserver: (@Sendable (String, RelayConnectionStatus) -> Void)?
 
     public init(publishTimeout: Duration = .relayTimeout, reconnect: ReconnectPolicy = ReconnectPolicy(),

@@ -1,4 +1,4 @@
-/// What a relay client reports about its connection, once per change (PROTOCOL §9.5), through
+/// What a relay client reports about its connection, once per change (docs/relays.md §1), through
 /// ``RelayClientConfiguration/statusObserver``.
 ///
 /// A relay that accepts every socket and drops it at once changes nothing after the first

@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// File-system helpers with private permissions: directories 0700, files 0600 (PROTOCOL §11.1).
+/// File-system helpers with private permissions: directories 0700, files 0600 (docs/storage.md §5).
 /// Files inside the home are opened with `O_NOFOLLOW | O_CLOEXEC`: a symbolic link planted there
 /// is refused, never followed, truncated or chmod-ed. Only the home path itself may be a link.
 enum StoreFiles {

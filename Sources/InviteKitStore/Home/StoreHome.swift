@@ -60,7 +60,7 @@ public struct StoreHome: Sendable, Hashable {
     }
 
     /// Throws unless the home holds both its key and its database, naming the missing file and
-    /// the way out (PROTOCOL §11.1).
+    /// the way out (docs/storage.md §5).
     public func requireIntact() throws {
         switch try contents() {
         case .complete: return

@@ -1,4 +1,4 @@
-/// Why an event is in the outbound queue (`outbound.purpose`, PROTOCOL §11.2): the one list of
+/// Why an event is in the outbound queue (`outbound.purpose`, docs/storage.md §6): the one list of
 /// names, so the node, the CLI and the tests ask it rather than spell strings.
 public struct OutboundPurpose: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let rawValue: String

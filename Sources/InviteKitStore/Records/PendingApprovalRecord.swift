@@ -1,4 +1,4 @@
-/// A Whistle join request an admin has to approve or decline (PROTOCOL §8.3 rule 5, §11.2): what
+/// A Whistle join request an admin has to approve or decline (PROTOCOL §8.3 rule 5; docs/storage.md §6): what
 /// approving needs, kept across restarts.
 public struct PendingApprovalRecord: Sendable, Hashable {
     public enum Status: String, Sendable { case waiting, approved, declined }

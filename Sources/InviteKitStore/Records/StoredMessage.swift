@@ -24,7 +24,7 @@ public struct StoredMessage: Sendable, Hashable {
     public var content: String
     public var outgoing: Bool
     public var status: Status
-    /// The local order of arrival (PROTOCOL §11.2): history is ordered by `(createdAt, sequence)`,
+    /// The local order of arrival (docs/storage.md §6): history is ordered by `(createdAt, sequence)`,
     /// so within one second an own message and the replies to it keep their causal order.
     /// Assigned by the store on insert; 0 before.
     public var sequence: Int64

@@ -169,7 +169,7 @@ enum Schema {
         "CREATE INDEX pending_approvals_waiting ON pending_approvals(group_id, joiner) WHERE status = 'waiting'",
     ])
 
-    /// The node runtime (PROTOCOL §11): single use per invite, many invites per tag, a group
+    /// The node runtime (docs/storage.md §6): single use per invite, many invites per tag, a group
     /// this node was removed from, and a local sequence that keeps own messages and replies in
     /// causal order within one second.
     static let v4 = Migration(version: 4, name: "per_invite_single_use", statements: [
@@ -222,8 +222,8 @@ enum Schema {
         "CREATE INDEX buffered_events_in_order ON buffered_events(group_id, position)",
     ])
 
-    /// A group's current ratchet tree in fixed runs of nodes, outside its `state` (PROTOCOL
-    /// §11.2): a save rewrites only the runs a commit changed, and none for a message.
+    /// A group's current ratchet tree in fixed runs of nodes, outside its `state` (docs/storage.md
+    /// §6): a save rewrites only the runs a commit changed, and none for a message.
     static let v6 = Migration(version: 6, name: "group_tree_chunks", statements: [
         """
         CREATE TABLE group_tree_chunks (

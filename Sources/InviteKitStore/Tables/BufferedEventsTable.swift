@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// A group's buffered kind-445 events (PROTOCOL §5.9, §11.2): the engine bounds them; the table
+/// A group's buffered kind-445 events (PROTOCOL §5.9; docs/storage.md §6): the engine bounds them; the table
 /// mirrors the engine's buffer, changed by difference so one event costs one row.
 package struct BufferedEventsTable {
     let db: Database

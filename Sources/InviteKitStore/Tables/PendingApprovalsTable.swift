@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Whistle join requests waiting for an admin (PROTOCOL §11.2).
+/// Whistle join requests waiting for an admin (docs/storage.md §6).
 package struct PendingApprovalsTable {
     let db: Database
 

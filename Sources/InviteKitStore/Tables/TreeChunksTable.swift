@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// A group's current ratchet tree in chunks (PROTOCOL §11.2): opaque to the store, written by
+/// A group's current ratchet tree in chunks (docs/storage.md §6): opaque to the store, written by
 /// difference so a save costs the chunks that changed.
 package struct TreeChunksTable {
     let db: Database

@@ -3,7 +3,7 @@ import Foundation
 import InviteKit
 import InviteKitStore
 
-/// `invitekit doctor`: a read-only check of a node's home (docs/cli.md §5; the home: PROTOCOL §11.1): file modes, whether
+/// `invitekit doctor`: a read-only check of a node's home (docs/cli.md §5; the home: docs/storage.md §5): file modes, whether
 /// the key and the database are both there, the schema version, `PRAGMA integrity_check`, who
 /// holds the lock, how many deliveries wait for a relay, whether `identity.key` is a valid key of
 /// this home and whether every group restores (`InviteKitNode.inspect(home:)`). Exit 0 when

@@ -4,7 +4,7 @@ import InviteKit
 import InviteKitMLS
 import InviteKitStore
 
-/// `invitekit group …`: a node's groups, kept in its home (PROTOCOL §11). The state-file tool
+/// `invitekit group …`: a node's groups, kept in its home (docs/storage.md §5). The state-file tool
 /// (`--state FILE`, no home) is `invitekit mls …`.
 struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

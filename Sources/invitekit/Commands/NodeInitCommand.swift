@@ -4,7 +4,7 @@ import InviteKit
 import InviteKitStore
 
 /// `invitekit init`: creates a node's home (identity key file 0600, database, default relays).
-/// `--force-new-identity` first sets an old or half-present identity aside (PROTOCOL §11.1).
+/// `--force-new-identity` first sets an old or half-present identity aside (docs/storage.md §5).
 struct NodeInitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init", abstract: "Create a node's home: an identity (new, or --import an nsec read from stdin) and default relays.")

@@ -25,7 +25,7 @@ struct NodeServeCommand: AsyncParsableCommand {
             let stopAt = try duration.map { try NodeOutput.deadline(after: $0) }
             let resolved = StoreHome.resolve(home)
             let json = self.json
-            // Each relay's connection status, once per change (PROTOCOL §9.5): a relay that keeps
+            // Each relay's connection status, once per change (docs/relays.md §1): a relay that keeps
             // dropping is reported once, not silently retried.
             let observed = RelayClientConfiguration(statusObserver: { url, status in NodeServeCommand.print(relay: url, status, json: json) })
             let node = try await NodeServeCommand.open(resolved, configuration: .init(idleInterval: .milliseconds(Int64(interval * 1000)),
