@@ -16,6 +16,17 @@ final class NodeAppAPITests: XCTestCase {
         nodes.map { node in Task { try await node.run() } }
     }
 
+    /// Nodes named `names` (seeds 1, 2, …), all running; the first hosts a group with a reusable
+    /// invite, which the others have joined.
+    private func club(_ names: [String]) async throws -> (nodes: [InviteKitNode], runners: [Task<Void, any Error>], group: NodeGroup) {
+        let nodes = try names.enumerated().map { try homes.node($0.element, seed: UInt64($0.offset + 1)) }
+        let runners = running(nodes)
+        let group = try await nodes[0].createGroup(name: "club")
+        let invite = try await nodes[0].createInvite(groupID: group.id, singleUse: false, expiresIn: 3600)
+        for joiner in nodes.dropFirst() { _ = try await joiner.join(invite.url, timeout: .seconds(30)) }
+        return (nodes, runners, group)
+    }
+
     /// A used-up single-use invite: the refusal is `.rejected(.singleUseConsumed)` for its
     /// group, and the invite reports `used`; a multi-use one reports `reusable`.
     func testJoinOutcomesAreTypedAndInvitesReportTheirUse() async throws {
@@ -86,15 +97,9 @@ final class NodeAppAPITests: XCTestCase {
     /// Commit's `OK` instead of failing `commit_pending`, and the waits return once each is
     /// applied. Member keys are `Secp256k1.XOnlyPublicKey` in the calls and the events.
     func testWaitsAndMembershipChangesQueueBehindACommitInFlight() async throws {
-        let ada = try homes.node("ada", seed: 1)
-        let bob = try homes.node("bob", seed: 2)
-        let cat = try homes.node("cat", seed: 3)
-        let runners = running([ada, bob, cat])
+        let (nodes, runners, group) = try await club(["ada", "bob", "cat"])
         defer { runners.forEach { $0.cancel() } }
-        let group = try await ada.createGroup(name: "club")
-        let invite = try await ada.createInvite(groupID: group.id, singleUse: false, expiresIn: 3600)
-        _ = try await bob.join(invite.url, timeout: .seconds(30))
-        _ = try await cat.join(invite.url, timeout: .seconds(30))
+        let (ada, bob, cat) = (nodes[0], nodes[1], nodes[2])
 
         let sent = try await ada.send("hello", to: group.id)
         try await ada.waitForDelivery(of: sent, timeout: .seconds(30))
@@ -133,12 +138,8 @@ final class NodeAppAPITests: XCTestCase {
     /// Junk the joiner's catch-up holds from before it joined (no key of its opens it) goes out of
     /// its full buffer without a report; the same junk dated after the join is reported.
     func testHistoryFromBeforeTheJoinIsNotReportedAsEvicted() async throws {
-        let ada = try homes.node("ada", seed: 1)
-        let dee = try homes.node("dee", seed: 2)
-        let runners = running([ada, dee])
-        let group = try await ada.createGroup(name: "club")
-        let invite = try await ada.createInvite(groupID: group.id, singleUse: false, expiresIn: 3600)
-        _ = try await dee.join(invite.url, timeout: .seconds(30))
+        let (nodes, runners, group) = try await club(["ada", "dee"])
+        let dee = nodes[1]
         runners.forEach { $0.cancel() }
         for r in runners { _ = await r.result }
 

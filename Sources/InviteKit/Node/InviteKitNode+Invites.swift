@@ -57,7 +57,7 @@ extension InviteKitNode {
         return invite
     }
 
-    /// Whether the invite with `inviteID` (``StoredInvite/id``) was used: a single-use invite is
+    /// Whether the invite with `inviteID` (`StoredInvite.id`) was used: a single-use invite is
     /// ``InviteUse/used`` once a join through it was accepted (a Commit no relay stored gives
     /// it back, PROTOCOL §8.2), and a multi-use invite or Whistle code is always
     /// ``InviteUse/reusable``. Throws `invite_invalid` (`invite_not_found`) for an id this node
