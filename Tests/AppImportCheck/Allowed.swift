@@ -7,7 +7,9 @@ func app() async throws {
     let node = try InviteKitNode(home: home)
     let group: NodeGroup = try await node.createGroup(name: "club")
     let _: StoredInvite = try await node.createInvite(groupID: group.id, singleUse: true, expiresIn: 3600)
-    let _: [StoredMessage] = try await node.history(of: group.id)
+    let history: [StoredMessage] = try await node.history(of: group.id)
+    let _: Secp256k1.XOnlyPublicKey? = history.first?.senderKey
+    for await message in node.feed(since: 0) { _ = message.sequence; break }
     let _: [PendingJoinRecord] = try await node.pendingJoins()
     let _: [PendingApprovalRecord] = try await node.pendingApprovals(groupID: group.id)
     let _: RetryPolicy = node.configuration.retryPolicy

@@ -48,6 +48,7 @@ final class NodeFeedTests: XCTestCase {
         let next = try await take(4, from: resumed)
         XCTAssertEqual(next.map(\.content), ["two", "three", "four", "five"])
         XCTAssertEqual(next.map(\.outgoing), [false, false, false, true])
+        XCTAssertEqual(next.map(\.senderKey), [ada.publicKey, ada.publicKey, ada.publicKey, bob.publicKey])
         XCTAssertEqual(Set(next.map(\.sequence)).count, 4)
 
         // A shutdown ends the feed after what was stored.
