@@ -40,6 +40,7 @@ build-debug: deps
 # Citations and the Python fixtures check themselves first; swift test runs last so its summary closes the log.
 test: deps venv mdk build-debug
 	python3 scripts/check-citations.py
+	python3 scripts/check-app-imports.py
 	.venv/bin/python scripts/peer/selftest.py
 	.venv/bin/python scripts/relay/selftest.py
 	.venv/bin/python scripts/marmot/check_current.py

@@ -81,7 +81,7 @@ package enum ContentVectorSuites {
                 let gift = try GiftWrap.unwrap(try NostrEvent(jsonValue: w), recipient: key)
                 let expect = c["expect"]?.stringValue ?? ""
                 let message: SealedMessage
-                do { message = try SealedMessage(gift) } catch let e as SealedMessageError {
+                do { message = try SealedMessage(layerGift: gift) } catch let e as SealedMessageError {
                     return expect == "error:\(e.code.rawValue)" ? nil : "got error \(e.code.rawValue)"
                 }
                 switch message {

@@ -1,6 +1,9 @@
 // An app written against InviteKit's public API only (no @testable), for the process tests:
 // an inviter or a joiner that survives `kill -9` at any point. Everything it decides is derived
 // from the node's store on each start, so a restart neither loses nor repeats a message.
+// Both roles also consume the node's feed (`feed(since:)`) into HOME/feed.log, one line per
+// message, with the cursor kept in that log itself: the process tests check that the log holds
+// every stored message exactly once, each sender's in order, however often the app was killed.
 //
 //   invitekit-node-app inviter HOME RELAY         prints INVITE <url>, GROUP <id>; answers ping N with pong N
 //   invitekit-node-app joiner HOME RELAY URL N    joins, sends ping 0..<N, waits for the pongs, prints DONE
@@ -17,12 +20,18 @@ enum NodeApp {
             if !home.exists { try InviteKitNode.initialize(home: home, relays: [args[3]]) }
             let node = try InviteKitNode(home: home, configuration: .init(relayTimeout: .seconds(5), idleInterval: .milliseconds(200)))
             let runner = Task { try await node.run() }
+            let feed = Task { try await FeedLog(home: args[2]).consume(node) }
             switch args[1] {
             case "inviter": try await inviter(node)
-            case "joiner" where args.count == 6: try await joiner(node, url: args[4], count: Int(args[5]) ?? 0)
+            case "joiner" where args.count == 6:
+                try await joiner(node, url: args[4], count: Int(args[5]) ?? 0)
+                // The feed log has every stored message before DONE is final.
+                try await FeedLog(home: args[2]).waitUntilCaughtUp(node)
+                say("DONE")
             default: fail("unknown role")
             }
             runner.cancel()
+            feed.cancel()
         } catch {
             fail("error: \(error)")
         }
@@ -85,9 +94,9 @@ enum NodeApp {
         func pongs() async throws -> Int {
             try await node.history(of: group.id, limit: 10_000).filter { !$0.outgoing && $0.content.hasPrefix("pong ") }.count
         }
-        if try await pongs() >= count { return say("DONE") }
+        if try await pongs() >= count { return }
         for await event in events {
-            if case .messageReceived = event, try await pongs() >= count { return say("DONE") }
+            if case .messageReceived = event, try await pongs() >= count { return }
         }
     }
 }

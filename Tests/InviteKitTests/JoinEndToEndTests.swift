@@ -42,7 +42,7 @@ final class JoinEndToEndTests: XCTestCase {
         _ = try await w.deeRequests(try w.invite(), client: &client)
         guard case .accepted(let pending) = w.processor.process(await w.ada.catchUpWraps().succeeded[0]) else { return XCTFail() }
         XCTAssertThrowsError(try w.processor.confirmPublished(pending, acknowledgedBy: [])) {
-            XCTAssertEqual((($0 as? MLSError)?.code), .commitNotPublished)
+            XCTAssertEqual(($0 as? InviteKitError)?.underlyingCode, MLSError.Code.commitNotPublished.rawValue)
         }
         await w.relay.setPolicy { _ in .reject("blocked: test") }
         let result = await w.pool.publish(pending.event)

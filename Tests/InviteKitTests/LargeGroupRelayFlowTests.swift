@@ -63,8 +63,9 @@ final class LargeGroupRelayFlowTests: XCTestCase {
         do {
             _ = try await LargeGroupJoin.join(gift: gift, recipient: bob, store: store, welcomeRelays: nil, ownRelays: empty, timeout: .milliseconds(300))
             XCTFail("joined without the tree")
-        } catch let e as MLSError {
-            XCTAssertEqual(e.code, .treeChunksMissing)
+        } catch {
+            XCTAssertEqual(error.code, .welcomeFailed)
+            XCTAssertEqual(error.underlyingCode, MLSError.Code.treeChunksMissing.rawValue)
         }
         XCTAssertEqual(try store.references().count, 1)
 
@@ -94,11 +95,13 @@ final class LargeGroupRelayFlowTests: XCTestCase {
         XCTAssertTrue(wraps.isEmpty, "no Welcome may name chunks no relay holds")
         // A budget smaller than the events: nothing is published at all.
         let before = await relay.log.count
+        let small = try EventBudget(maxEventBytes: 9_000)
         do {
-            _ = try await LargeGroupPublish.publish(release, to: RelayPool([relay]), budget: try EventBudget(maxEventBytes: 9_000))
+            _ = try await LargeGroupPublish.publish(release, to: RelayPool([relay]), budget: small)
             XCTFail("published over the budget")
-        } catch let e as MLSError {
-            XCTAssertEqual(e.code, .eventTooLarge)
+        } catch {
+            XCTAssertEqual(error.code, .tooLarge)
+            XCTAssertEqual(error.underlyingCode, MLSError.Code.eventTooLarge.rawValue)
         }
         let after = await relay.log.count
         XCTAssertEqual(after, before)

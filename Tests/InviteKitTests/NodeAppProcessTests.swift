@@ -4,7 +4,8 @@ import InviteKitTestSupport
 
 /// Two apps written against the public API only (`invitekit-node-app`, an inviter and a
 /// joiner), each in its own process over the real relay, killed with `kill -9` at random points
-/// and restarted: every ping and every pong ends up in both histories exactly once.
+/// and restarted: every ping and every pong ends up in both histories exactly once, and in both
+/// apps' feed logs (`feed(since:)` from a cursor the app keeps) exactly once, each sender's in order.
 final class NodeAppProcessTests: XCTestCase {
     private var world: CLIRelayWorld!
 
@@ -23,6 +24,18 @@ final class NodeAppProcessTests: XCTestCase {
         return out.split(separator: "\n").compactMap { line in
             guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: String], let c = o["content"] else { return nil }
             return (c, o["sender"] == me)
+        }
+    }
+
+    /// An app's `feed.log` (Tests/InviteKitNodeApp/FeedLog.swift): sequence, created_at,
+    /// outgoing, content per line.
+    private func feedLog(_ name: String) -> [(sequence: Int64, createdAt: Int64, outgoing: Bool, content: String)] {
+        let path = (world.home(name) as NSString).appendingPathComponent("feed.log")
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
+            guard f.count == 4, let s = Int64(f[0]), let t = Int64(f[1]) else { return nil }
+            return (s, t, f[2] == "1", String(f[3]))
         }
     }
 
@@ -58,6 +71,16 @@ final class NodeAppProcessTests: XCTestCase {
             XCTAssertEqual(Set(out), sends, name)
             XCTAssertEqual(inn.count, count, "\(name) received: \(inn)")
             XCTAssertEqual(Set(inn), receives, name)
+
+            // The app's feed log: every stored message once, in storage order, the other app's in
+            // the order they were made.
+            XCTAssertTrue(waitFor(30) { feedLog(name).count >= h.count }, "\(name) feed log: \(feedLog(name))")
+            let log = feedLog(name)
+            XCTAssertEqual(log.map(\.sequence), log.map(\.sequence).sorted(), "\(name): the feed went back")
+            XCTAssertEqual(Set(log.map(\.sequence)).count, log.count, "\(name): a message came twice")
+            XCTAssertEqual(log.map { "\($0.outgoing) \($0.content)" }.sorted(), h.map { "\($0.outgoing) \($0.content)" }.sorted(), name)
+            let received = log.filter { !$0.outgoing }.map(\.createdAt)
+            XCTAssertEqual(received, received.sorted(), "\(name): the other app's messages out of order")
         }
         _ = (ada, dee)
     }

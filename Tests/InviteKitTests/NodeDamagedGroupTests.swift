@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 import InviteKitTestSupport
 @testable import InviteKit
+import InviteKitStore
 
 /// One group with damaged state does not block the home (issue 31, D6): the node opens, other
 /// groups send and make invites, the damaged one answers with a typed error, and the home

@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 import InviteKitTestSupport
 @testable import InviteKit
+import InviteKitStore
 
 /// Two nodes over the in-memory relay: the joiner node's join ends in `joined`, a second joiner
 /// node using the same single-use invite gets `joinRefused` with the raw error and its mapped code.

@@ -85,7 +85,7 @@ final class NodeLargeGroupRealRelayTests: XCTestCase {
         XCTAssertTrue(adaRead, "\"hello, ada\" never arrived")
 
         // A removal, seen by bob.
-        let gone = keys[3].publicKey.rawRepresentation
+        let gone = keys[3].publicKey
         _ = try await ada.removeMember(gone, groupID: group.id)
         try await until("bob sees the removal") { try await !bob.members(of: group.id).members.contains { $0.publicKey == gone } }
 

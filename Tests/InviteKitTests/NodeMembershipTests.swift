@@ -20,7 +20,7 @@ final class NodeMembershipTests: XCTestCase {
 
     private func members(_ node: InviteKitNode, _ group: String) async throws -> (Set<[UInt8]>, UInt64) {
         let (m, epoch) = try await node.members(groupID: group)
-        return (Set(m.map(\.publicKey)), epoch)
+        return (Set(m.map(\.publicKey.rawRepresentation)), epoch)
     }
 
     func testConcurrentJoinsSelfUpdateLeaveAndRemoveAcrossARestart() async throws {
@@ -82,7 +82,7 @@ final class NodeMembershipTests: XCTestCase {
         XCTAssertEqual(deeAfterLeave, afterLeave)
 
         // A removal queued, then a restart before any relay saw it: the row brings it back.
-        let remove = try await ada.removeMember(dee.publicKey.rawRepresentation, groupID: id)
+        let remove = try await ada.removeMember(dee.publicKey, groupID: id)
         let beforeOK = try await members(ada, id).0
         XCTAssertEqual(beforeOK, afterLeave, "nothing is applied before the OK")
         await ada.shutdown()
@@ -134,13 +134,14 @@ final class NodeMembershipTests: XCTestCase {
         let ada = try homes.node("ada", seed: 1)
         let group = try await ada.createHostedGroup(name: "club")
         do {
-            _ = try await ada.removeMember(ada.publicKey.rawRepresentation, groupID: group.conversationID)
+            _ = try await ada.removeMember(ada.publicKey, groupID: group.conversationID)
             XCTFail("an admin removing itself")
         } catch {
             XCTAssertEqual(error.underlyingCode, "remove_self_use_leave")
         }
+        let stranger = try Secp256k1.PrivateKey(rawRepresentation: [UInt8](repeating: 7, count: 32)).publicKey
         do {
-            _ = try await ada.removeMember(Array(repeating: 7, count: 32), groupID: group.conversationID)
+            _ = try await ada.removeMember(stranger, groupID: group.conversationID)
             XCTFail("removing a stranger")
         } catch {
             XCTAssertEqual(error.code, .notAMember)

@@ -121,12 +121,12 @@ final class NodeOutsiderTests: XCTestCase {
             let stored = try node.store.read { tx in try tx.bufferedEvents.all(groupID: group.id) }.map { try NostrEvent(json: $0).id }
             XCTAssertEqual(stored, held)
             try await node.saveDirtyBuffers()
+            let history = try await node.history(of: group.id)
+            XCTAssertTrue(history.isEmpty)
             await node.shutdown()
             var evictions: [Int] = []
             for await e in reports { if case .bufferedEventsEvicted(let id, let n) = e, id == group.id { evictions.append(n) } }
             XCTAssertEqual(evictions, [heldBefore + extra])
-            let history = try await node.history(of: group.id)
-            XCTAssertTrue(history.isEmpty)
         }
     }
 

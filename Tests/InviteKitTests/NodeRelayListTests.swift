@@ -36,7 +36,7 @@ final class NodeRelayListTests: XCTestCase {
 
         let group = try await ada.createGroup(name: "lists")
         let added = try await ada.addMembers([carol.publicKey], to: group.id, timeout: .seconds(60))
-        XCTAssertEqual(added.added, [carol.publicKey.rawRepresentation])
+        XCTAssertEqual(added.added, [carol.publicKey])
 
         let welcomed = await Poll.awaiting(timeout: .seconds(30)) {
             await !self.inboxRelay.events(matching: [NostrFilter(kinds: [1059], tags: ["p": [carol.publicKey.hex]])]).isEmpty

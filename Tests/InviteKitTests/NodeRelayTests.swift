@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 import InviteKitTestSupport
 @testable import InviteKit
+import InviteKitStore
 
 /// Inviter node and a joiner over the in-memory relay: the join completes through the durable
 /// outbound queue, and a restarted node's catch-up of the same wraps sends nothing again.

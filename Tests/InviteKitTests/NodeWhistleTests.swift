@@ -62,9 +62,9 @@ final class NodeWhistleTests: XCTestCase {
             XCTAssertEqual(try ada.store.read { tx in try tx.processedRequests.get(rumorID: a.requestID)?.outcome }, "needs_approval")
         }
         await ada.shutdown()
-        var asked: [[UInt8]] = []
+        var asked: [Secp256k1.XOnlyPublicKey] = []
         for await event in adaEvents { if case .approvalRequested(let g, let m, _) = event, g == id { asked.append(m) } }
-        XCTAssertEqual(Set(asked), [dee.publicKey.rawRepresentation, fay.publicKey.rawRepresentation])
+        XCTAssertEqual(Set(asked), [dee.publicKey, fay.publicKey])
 
         // Restart: the requests are still listed (also without the lock), and not decided again.
         ada = nil
@@ -97,7 +97,7 @@ final class NodeWhistleTests: XCTestCase {
         XCTAssertEqual(deeJoins.map(\.state), [.joined])
         XCTAssertEqual(deeJoins.first?.groupID, id)
         let (members, epoch) = try await ada.members(groupID: id)
-        XCTAssertEqual(Set(members.map(\.publicKey)), [ada.publicKey.rawRepresentation, dee.publicKey.rawRepresentation])
+        XCTAssertEqual(Set(members.map(\.publicKey)), [ada.publicKey, dee.publicKey])
         XCTAssertEqual(epoch, 1)
         let deeEpoch = try await dee.group(id).epoch
         XCTAssertEqual(deeEpoch, 1)

@@ -43,9 +43,14 @@ public struct InviteKitError: Error, Hashable, Sendable, CustomStringConvertible
         case homeUnavailable = "home_unavailable"
         // The node's runtime
         case alreadyRunning = "already_running"
+        /// ``InviteKitNode/shutdown()`` ended this node: open the home again with a new one.
+        case nodeShutDown = "node_shut_down"
         case timedOut = "timed_out"
         /// An event would exceed the configured `maxEventBytes` (PROTOCOL §5.11).
         case tooLarge = "too_large"
+        /// A wait named an id this home does not have: a join, a message or a Commit
+        /// (`underlyingCode` says which: `join_not_found`, `message_not_found`, `commit_not_found`).
+        case notFound = "not_found"
         // Anything not mapped
         case unknown = "unknown"
     }
@@ -89,8 +94,9 @@ extension InviteKitError.Code {
         case .notAMember, .groupNotFound: return "Group not available"
         case .relayRejected, .relayUnavailable: return "Connection problem"
         case .storageUnavailable, .storeLocked, .storeCorrupt, .storeFull, .homeUnavailable: return "Storage problem"
-        case .alreadyRunning, .timedOut: return "Not done"
+        case .alreadyRunning, .timedOut, .nodeShutDown: return "Not done"
         case .tooLarge: return "Too large"
+        case .notFound: return "Not found"
         case .unknown: return "Something went wrong"
         }
     }
@@ -123,8 +129,10 @@ extension InviteKitError.Code {
         case .storeFull: return "The disk is full"
         case .homeUnavailable: return "This home cannot be used"
         case .alreadyRunning: return "The node is already running"
+        case .nodeShutDown: return "The node was shut down"
         case .timedOut: return "No answer in time"
         case .tooLarge: return "This is too large for the relays to accept"
+        case .notFound: return "Nothing with that id on this device"
         case .unknown: return "Something went wrong"
         }
     }

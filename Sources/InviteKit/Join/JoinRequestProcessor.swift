@@ -37,11 +37,13 @@ public struct JoinRequestProcessor: Sendable {
 
     /// A signed invite to `group`, made with this inviter's key. A `nil` `InviteOptions/tag`
     /// takes the group's current tag, and empty relays take the group's relays.
-    public func invite(for group: HostedGroup, options: InviteOptions = InviteOptions(), using rng: RandomSource? = nil) throws -> SignedInvite {
-        var options = options
-        if options.tag == nil { options.tag = group.currentTag }
-        if options.relays.isEmpty { options.relays = group.relays }
-        return try SignedInvite.create(conversationID: group.conversationID, creator: inviter, options: options, using: rng ?? self.rng)
+    public func invite(for group: HostedGroup, options: InviteOptions = InviteOptions(), using rng: RandomSource? = nil) throws(InviteKitError) -> SignedInvite {
+        try InviteKitError.mapping {
+            var options = options
+            if options.tag == nil { options.tag = group.currentTag }
+            if options.relays.isEmpty { options.relays = group.relays }
+            return try SignedInvite.create(conversationID: group.conversationID, creator: inviter, options: options, using: rng ?? self.rng)
+        }
     }
 
     // MARK: Processing
@@ -130,16 +132,20 @@ public struct JoinRequestProcessor: Sendable {
     }
 
     /// An admin approved a Whistle join request: validate its KeyPackage and build the Commit.
-    public func approve(_ approval: PendingApproval, in group: HostedGroup) throws -> PendingJoin {
-        try add(approval.request.keyPackage, to: group, inviteTag: nil)
+    public func approve(_ approval: PendingApproval, in group: HostedGroup) throws(InviteKitError) -> PendingJoin {
+        try InviteKitError.mapping {
+            try add(approval.request.keyPackage, to: group, inviteTag: nil)
+        }
     }
 
     /// Adds the author of a KeyPackage event to a hosted group without an invite, as an admin
     /// when `asAdmin` is `true`. Only an admin of the group can add (`not_permitted`). Publish
     /// `pending.event`, then ``confirmPublished(_:in:acknowledgedBy:)`` releases the
     /// Welcome, as for a join by invite.
-    public func add(_ keyPackageEvent: NostrEvent, to group: HostedGroup, asAdmin: Bool = false) throws -> PendingJoin {
-        try add(keyPackageEvent, to: group, inviteTag: nil, asAdmin: asAdmin)
+    public func add(_ keyPackageEvent: NostrEvent, to group: HostedGroup, asAdmin: Bool = false) throws(InviteKitError) -> PendingJoin {
+        try InviteKitError.mapping {
+            try add(keyPackageEvent, to: group, inviteTag: nil, asAdmin: asAdmin)
+        }
     }
 
     private func add(_ keyPackageEvent: NostrEvent, to group: HostedGroup, inviteTag: String?, asAdmin: Bool = false) throws -> PendingJoin {
@@ -162,35 +168,43 @@ public struct JoinRequestProcessor: Sendable {
     /// admin can promote (`not_permitted`/`not_admin`), and only a member who is not an admin yet
     /// (`not_permitted`/`not_a_member`, `already_admin`). Publish `change.event`, then
     /// ``confirmPublished(change:in:acknowledgedBy:)`` applies it.
-    public func promote(_ member: Secp256k1.XOnlyPublicKey, in hosted: HostedGroup) throws -> PendingGroupChange {
-        guard hosted.group.isAdmin else { throw InviteKitError(.notPermitted, underlyingCode: "not_admin") }
-        let id = member.rawRepresentation
-        guard hosted.group.state.members.contains(where: { $0.identity == id }) else {
-            throw InviteKitError(.notPermitted, underlyingCode: "not_a_member")
+    public func promote(_ member: Secp256k1.XOnlyPublicKey, in hosted: HostedGroup) throws(InviteKitError) -> PendingGroupChange {
+        try InviteKitError.mapping {
+            guard hosted.group.isAdmin else { throw InviteKitError(.notPermitted, underlyingCode: "not_admin") }
+            let id = member.rawRepresentation
+            guard hosted.group.state.members.contains(where: { $0.identity == id }) else {
+                throw InviteKitError(.notPermitted, underlyingCode: "not_a_member")
+            }
+            var data = hosted.group.groupData
+            guard !data.isAdmin(id) else { throw InviteKitError(.notPermitted, underlyingCode: "already_admin") }
+            data.admins.append(id)
+            return PendingGroupChange(conversationID: hosted.conversationID, commit: try hosted.group.commit(groupData: data, now: clock(), rng: rng))
         }
-        var data = hosted.group.groupData
-        guard !data.isAdmin(id) else { throw InviteKitError(.notPermitted, underlyingCode: "already_admin") }
-        data.admins.append(id)
-        return PendingGroupChange(conversationID: hosted.conversationID, commit: try hosted.group.commit(groupData: data, now: clock(), rng: rng))
     }
 
     /// The Commit of `change` was stored by `relays` (at least one): apply it to `hosted`.
-    public func confirmPublished(change: PendingGroupChange, in hosted: inout HostedGroup, acknowledgedBy relays: [String]) throws {
-        _ = try hosted.group.confirmPublished(change.commit, acknowledgedBy: relays, now: clock())
+    public func confirmPublished(change: PendingGroupChange, in hosted: inout HostedGroup, acknowledgedBy relays: [String]) throws(InviteKitError) {
+        try InviteKitError.mapping {
+            _ = try hosted.group.confirmPublished(change.commit, acknowledgedBy: relays, now: clock())
+        }
     }
 
     /// The Commit of `pending` was stored by `relays` (at least one): apply it to `hosted` and
     /// release what the joiners need (MIP-02, PROTOCOL §5.11): the ratchet-tree chunk events when
     /// the tree does not fit a Welcome, then one gift-wrapped Welcome per joiner, each within
     /// ``budget``. The only place InviteKit releases a Welcome.
-    public func release(_ pending: PendingJoin, in hosted: inout HostedGroup, acknowledgedBy relays: [String]) throws -> MarmotCommitRelease {
-        try hosted.group.confirmPublished(pending.commit, acknowledgedBy: relays, wrappingWelcomesFrom: inviter, budget: budget, now: clock(), rng: rng)
+    public func release(_ pending: PendingJoin, in hosted: inout HostedGroup, acknowledgedBy relays: [String]) throws(InviteKitError) -> MarmotCommitRelease {
+        try InviteKitError.mapping {
+            try hosted.group.confirmPublished(pending.commit, acknowledgedBy: relays, wrappingWelcomesFrom: inviter, budget: budget, now: clock(), rng: rng)
+        }
     }
 
     /// ``release(_:in:acknowledgedBy:)`` as one list, in publishing order: every chunk must be
     /// stored before the first Welcome goes out.
-    public func confirmPublished(_ pending: PendingJoin, in hosted: inout HostedGroup, acknowledgedBy relays: [String]) throws -> [NostrEvent] {
-        try release(pending, in: &hosted, acknowledgedBy: relays).events
+    public func confirmPublished(_ pending: PendingJoin, in hosted: inout HostedGroup, acknowledgedBy relays: [String]) throws(InviteKitError) -> [NostrEvent] {
+        try InviteKitError.mapping {
+            try release(pending, in: &hosted, acknowledgedBy: relays).events
+        }
     }
 
     // MARK: Group events
@@ -208,26 +222,30 @@ public struct JoinRequestProcessor: Sendable {
 
     /// Feeds one kind-445 event to `hosted`. When a rollback names adds this inviter lost, their
     /// KeyPackages are added again on the winning branch (next to the rollback, MIP-03).
-    public func receive(_ event: NostrEvent, in hosted: inout HostedGroup) throws -> GroupReceipt {
-        let receipt = hosted.group.ingest(event: event, now: clock(), budget: budget)
-        let outcomes = receipt.outcomes
-        let lost = outcomes.flatMap { o -> [MarmotLostAdd] in
-            if case let .rolledBack(_, _, lostAdds) = o { return lostAdds }
-            return []
+    public func receive(_ event: NostrEvent, in hosted: inout HostedGroup) throws(InviteKitError) -> GroupReceipt {
+        try InviteKitError.mapping {
+            let receipt = hosted.group.ingest(event: event, now: clock(), budget: budget)
+            let outcomes = receipt.outcomes
+            let lost = outcomes.flatMap { o -> [MarmotLostAdd] in
+                if case let .rolledBack(_, _, lostAdds) = o { return lostAdds }
+                return []
+            }
+            // Most events roll nothing back: no member set is built for them.
+            guard !lost.isEmpty else { return GroupReceipt(outcomes: outcomes, receipt: receipt, readds: []) }
+            let readd = try Self.readd(lost.compactMap(\.keyPackageEvent), in: hosted, budget: budget, now: clock(), rng: rng)
+            return GroupReceipt(outcomes: outcomes, receipt: receipt, readds: readd.map { [$0] } ?? [])
         }
-        // Most events roll nothing back: no member set is built for them.
-        guard !lost.isEmpty else { return GroupReceipt(outcomes: outcomes, receipt: receipt, readds: []) }
-        let readd = try Self.readd(lost.compactMap(\.keyPackageEvent), in: hosted, budget: budget, now: clock(), rng: rng)
-        return GroupReceipt(outcomes: outcomes, receipt: receipt, readds: readd.map { [$0] } ?? [])
     }
 
     /// Builds again, on the group's current epoch, the adds of a join Commit that another Commit
     /// overtook before a relay acknowledged it (``confirmPublished(_:in:acknowledgedBy:)`` failed
     /// with `stale_commit`). `nil` when every joiner is a member by now.
-    public func readd(_ overtaken: PendingJoin, in hosted: HostedGroup) throws -> PendingJoin? {
-        guard let readd = try Self.readd(overtaken.commit.keyPackageEvents, in: hosted, budget: budget, now: clock(), rng: rng) else { return nil }
-        return PendingJoin(conversationID: readd.conversationID, joiner: readd.joiner, keyPackageEventID: readd.keyPackageEventID,
-                           inviteTag: overtaken.inviteTag, commit: readd.commit)
+    public func readd(_ overtaken: PendingJoin, in hosted: HostedGroup) throws(InviteKitError) -> PendingJoin? {
+        try InviteKitError.mapping {
+            guard let readd = try Self.readd(overtaken.commit.keyPackageEvents, in: hosted, budget: budget, now: clock(), rng: rng) else { return nil }
+            return PendingJoin(conversationID: readd.conversationID, joiner: readd.joiner, keyPackageEventID: readd.keyPackageEventID,
+                               inviteTag: overtaken.inviteTag, commit: readd.commit)
+        }
     }
 
     /// The one re-add rule: every KeyPackage whose author is not a member and which still

@@ -12,7 +12,17 @@ public enum LargeGroupJoin {
     /// tag (the node passes one that connects, or `nil` to use only `ownRelays`).
     public static func join(gift: UnwrappedGift, recipient: Secp256k1.PrivateKey, store: KeyPackageStore,
                             welcomeRelays: (@Sendable ([String]) -> RelayPool)?, ownRelays: RelayPool?,
-                            timeout: Duration = .seconds(30)) async throws -> MarmotGroup<MLSGroupState> {
+                            timeout: Duration = .seconds(30)) async throws(InviteKitError) -> MarmotGroup<MLSGroupState> {
+        do {
+            return try await joining(gift: gift, recipient: recipient, store: store, welcomeRelays: welcomeRelays, ownRelays: ownRelays, timeout: timeout)
+        } catch {
+            throw InviteKitError.from(error)
+        }
+    }
+
+    private static func joining(gift: UnwrappedGift, recipient: Secp256k1.PrivateKey, store: KeyPackageStore,
+                                welcomeRelays: (@Sendable ([String]) -> RelayPool)?, ownRelays: RelayPool?,
+                                timeout: Duration) async throws -> MarmotGroup<MLSGroupState> {
         let opened = try MarmotGroup<MLSGroupState>.openWelcome(gift: gift, recipient: recipient, store: store)
         guard let reference = opened.treeChunks else { return try MarmotGroup.join(opened, store: store) }
         var pools: [RelayPool] = []

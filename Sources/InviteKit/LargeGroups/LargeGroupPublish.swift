@@ -20,8 +20,10 @@ public enum LargeGroupPublish {
     /// Publishes `release` to `pool`. Throws `event_too_large` (nothing published) when an event
     /// is over `budget`.
     public static func publish(_ release: MarmotCommitRelease, to pool: RelayPool, budget: EventBudget,
-                               timeout: Duration = .relayTimeout) async throws -> Outcome {
-        for e in release.events { try budget.check(e, e.kind == RatchetTreeChunks.kind ? "a tree chunk event" : "a Welcome gift wrap") }
+                               timeout: Duration = .relayTimeout) async throws(InviteKitError) -> Outcome {
+        for e in release.events {
+            try InviteKitError.mapping { try budget.check(e, e.kind == RatchetTreeChunks.kind ? "a tree chunk event" : "a Welcome gift wrap") }
+        }
         var out = Outcome()
         for chunk in release.treeChunks {
             let r = await pool.publish(chunk, timeout: timeout)

@@ -7,11 +7,11 @@ import InviteKitRelay
 public struct NodeAddResult: Sendable, Hashable {
     /// The Commits that added members, in order (each confirmed before the next was built).
     public var commits: [String] = []
-    /// Members added (x-only keys), in add order.
-    public var added: [[UInt8]] = []
+    /// Members added, in add order.
+    public var added: [Secp256k1.XOnlyPublicKey] = []
     /// Members left out: already in the group, or with no valid KeyPackage of the group's profile
     /// on the group's relays or on the member's own KeyPackage relays.
-    public var skipped: [[UInt8]] = []
+    public var skipped: [Secp256k1.XOnlyPublicKey] = []
 }
 
 extension InviteKitNode {
@@ -25,14 +25,15 @@ extension InviteKitNode {
     /// call it again with the same list (members already in the group are skipped).
     public func addMembers(_ members: [Secp256k1.XOnlyPublicKey], to groupID: String,
                            timeout: Duration? = nil) async throws(InviteKitError) -> NodeAddResult {
-        try await InviteKitError.mapping {
+        try requireOpen()
+        return try await InviteKitError.mapping {
             let row = try groupRow(groupID)
             guard hostedGroup(row.id) != nil else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
             var result = NodeAddResult()
             var seen = Set(try currentGroup(row.id).state.memberIdentities)
             var wanted: [Secp256k1.XOnlyPublicKey] = []
             for m in members {
-                if seen.insert(m.rawRepresentation).inserted { wanted.append(m) } else { result.skipped.append(m.rawRepresentation) }
+                if seen.insert(m.rawRepresentation).inserted { wanted.append(m) } else { result.skipped.append(m) }
             }
             // KeyPackages are looked up on the group's relays and on each member's kind-10002 write
             // relays (kind 10051 for older peers), as the lists on the group's relays name them
@@ -58,7 +59,7 @@ extension InviteKitNode {
                 if let chosen = KeyPackageValidator.select(found[m] ?? [], profile: profile, now: now).chosen {
                     keyPackages.append(chosen)
                 } else {
-                    result.skipped.append(m.rawRepresentation)
+                    result.skipped.append(m)
                 }
             }
             guard !keyPackages.isEmpty else {
@@ -84,7 +85,7 @@ extension InviteKitNode {
                 try await waitUntilIdle(row.id, events: events, deadline: deadline)
                 let after = Set(try currentGroup(row.id).state.memberIdentities)
                 let progress = keyPackages.filter { after.contains($0.keyPackage.leafNode.credential.identity) }
-                result.added += progress.map { $0.keyPackage.leafNode.credential.identity }
+                result.added += progress.compactMap { Self.memberKey(bytes: $0.keyPackage.leafNode.credential.identity) }
                 // A Commit that keeps losing its epoch to others' Commits is given up on, not retried forever.
                 stalled = progress.isEmpty ? stalled + 1 : 0
                 if stalled >= 3 { throw InviteKitError(.commitRejected, underlyingCode: "add_stalled") }

@@ -8,7 +8,8 @@ import InviteKitStore
 extension InviteKitNode {
     /// Whistle join requests of a group waiting for an admin, oldest first.
     public func pendingApprovals(groupID: String) throws(InviteKitError) -> [PendingApprovalRecord] {
-        try InviteKitError.mapping {
+        try requireOpen()
+        return try InviteKitError.mapping {
             let row = try groupRow(groupID)
             return try store.read { tx in try tx.pendingApprovals.waiting(groupID: row.id) }
         }
@@ -29,18 +30,24 @@ extension InviteKitNode {
     /// Approves `member`'s waiting Whistle join request (the newest, when they sent several):
     /// validates its KeyPackage again (`JoinRequestProcessor.approve`), then queues the join
     /// Commit and marks the request approved in one transaction (docs/storage.md §3). The Welcome is
-    /// released by the Commit's relay `OK`, as for any join. One Commit per group in flight
-    /// (`out_of_sync`/`commit_pending`). Returns the Commit's event id.
+    /// released by the Commit's relay `OK`, as for any join. One Commit per group in flight: while
+    /// ``run()`` runs, the approval waits for the group's pending Commit (as
+    /// ``removeMember(_:groupID:)`` does); otherwise `commit_pending`. Returns the Commit's event id.
     ///
     /// Throws `not_permitted` with `no_pending_approval` when `member` has no waiting request
     /// (never asked, or already approved or declined) and `already_a_member`.
-    public func approveJoin(member: Secp256k1.XOnlyPublicKey, groupID: String) throws(InviteKitError) -> String {
+    public func approveJoin(member: Secp256k1.XOnlyPublicKey, groupID: String) async throws(InviteKitError) -> String {
+        try requireOpen()
+        // What the Commit in flight does not change is refused before waiting for it.
+        _ = try InviteKitError.mapping { try approvable(member: member, groupID: groupID) }
+        try await awaitCommitSlot(groupID)
         let id = try InviteKitError.mapping { try approve(member: member, groupID: groupID) }
         wake()
         return id
     }
 
-    private func approve(member: Secp256k1.XOnlyPublicKey, groupID: String) throws -> String {
+    /// The group, the hosted group and `member`'s newest waiting request, or why it cannot be approved.
+    private func approvable(member: Secp256k1.XOnlyPublicKey, groupID: String) throws -> (StoredGroup, HostedGroup, PendingApprovalRecord) {
         let row = try groupRow(groupID)
         guard let hosted = hostedGroup(row.id) else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
         let waiting = try store.read { tx in try tx.pendingApprovals.waiting(groupID: row.id, joiner: member.rawRepresentation) }
@@ -48,6 +55,11 @@ extension InviteKitNode {
         if try currentGroup(row.id).state.memberIdentities.contains(member.rawRepresentation) {
             throw InviteKitError(.notPermitted, underlyingCode: "already_a_member")
         }
+        return (row, hosted, latest)
+    }
+
+    private func approve(member: Secp256k1.XOnlyPublicKey, groupID: String) throws -> String {
+        let (row, hosted, latest) = try approvable(member: member, groupID: groupID)
         try requireNoCommitInFlight(row.id)
         let keyPackage: NostrEvent
         do { keyPackage = try NostrEvent(json: latest.keyPackageEventJSON) } catch { throw InviteKitError.from(error) }
@@ -76,7 +88,8 @@ extension InviteKitNode {
     /// Returns how many requests it ended; `not_permitted`/`no_pending_approval` when none waited.
     @discardableResult
     public func declineJoin(member: Secp256k1.XOnlyPublicKey, groupID: String) throws(InviteKitError) -> Int {
-        try InviteKitError.mapping { try decline(member: member, groupID: groupID) }
+        try requireOpen()
+        return try InviteKitError.mapping { try decline(member: member, groupID: groupID) }
     }
 
     private func decline(member: Secp256k1.XOnlyPublicKey, groupID: String) throws -> Int {

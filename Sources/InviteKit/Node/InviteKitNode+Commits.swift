@@ -38,6 +38,7 @@ extension InviteKitNode {
     /// Returns the Commit's event id; ``NodeEvent/commitConfirmed(groupID:commitEventID:epoch:)``
     /// follows.
     public func addMember(_ member: Secp256k1.XOnlyPublicKey, to groupID: String) async throws(InviteKitError) -> String {
+        try requireOpen()
         let id = try await InviteKitError.mapping {
             let row = try groupRow(groupID)
             let pool = RelayPool(row.relays.map { configuration.connector($0) })
@@ -56,23 +57,39 @@ extension InviteKitNode {
         guard let chosen = KeyPackageValidator.select(events, now: currentTime()).chosen else {
             throw InviteKitError(.keyPackageUnavailable, underlyingCode: events.isEmpty ? "none_published" : "none_valid")
         }
+        try await awaitCommitSlot(groupID)
         return try addMember(keyPackage: chosen.event, groupID: groupID)
     }
 
-    /// Removes `member` (32-byte x-only key) with a Commit; admins only (MIP-03, decided by the
-    /// group engine). A removed admin also leaves `admin_pubkeys` (MIP-01). Applied after a
-    /// relay's `OK`. Returns the Commit's event id.
-    public func removeMember(_ member: [UInt8], groupID: String) throws(InviteKitError) -> String {
-        let id = try InviteKitError.mapping { try commitRemoval(member, groupID: groupID) }
+    /// Removes `member` with a Commit; admins only (MIP-03, decided by the group engine). A
+    /// removed admin also leaves `admin_pubkeys` (MIP-01). Applied after a relay's `OK`
+    /// (``waitForCommit(_:timeout:)``). Returns the Commit's event id.
+    ///
+    /// While ``run()`` runs, a change to a group with an own Commit in flight waits for that
+    /// Commit's outcome, then is built on the epoch it left (one Commit per group in flight);
+    /// without ``run()`` nothing would resolve it, so it throws `commit_pending`.
+    public func removeMember(_ member: Secp256k1.XOnlyPublicKey, groupID: String) async throws(InviteKitError) -> String {
+        try requireOpen()
+        // What the Commit in flight does not change is refused before waiting for it.
+        _ = try InviteKitError.mapping { try removable(member.rawRepresentation, groupID: groupID) }
+        try await awaitCommitSlot(groupID)
+        let id = try InviteKitError.mapping { try commitRemoval(member.rawRepresentation, groupID: groupID) }
         wake()
         return id
     }
 
-    private func commitRemoval(_ member: [UInt8], groupID: String) throws -> String {
+    /// The group's row and engine state, or why `member` cannot be removed from it.
+    @discardableResult
+    private func removable(_ member: [UInt8], groupID: String) throws -> (StoredGroup, MarmotMLSGroup) {
         let row = try groupRow(groupID)
         let group = try currentGroup(row.id)
         guard member != publicKey.rawRepresentation else { throw InviteKitError(.notPermitted, underlyingCode: "remove_self_use_leave") }
         guard group.state.memberIdentities.contains(member) else { throw InviteKitError(.notAMember, underlyingCode: "not_a_member") }
+        return (row, group)
+    }
+
+    private func commitRemoval(_ member: [UInt8], groupID: String) throws -> String {
+        let (row, group) = try removable(member, groupID: groupID)
         try requireNoCommitInFlight(row.id)
         var data: MarmotGroupData?
         if group.groupData.isAdmin(member) {
@@ -85,8 +102,16 @@ extension InviteKitNode {
     }
 
     /// Rotates this member's leaf keys with a pure self-update Commit (any member, RFC 9420
-    /// §12.4), applied after a relay's `OK`. Returns the Commit's event id.
-    public func selfUpdate(groupID: String) throws(InviteKitError) -> String {
+    /// §12.4), applied after a relay's `OK`. Returns the Commit's event id. Queues behind a
+    /// Commit in flight as ``removeMember(_:groupID:)`` does.
+    public func selfUpdate(groupID: String) async throws(InviteKitError) -> String {
+        try requireOpen()
+        try await awaitCommitSlot(groupID)
+        return try selfUpdateNow(groupID: groupID)
+    }
+
+    /// ``selfUpdate(groupID:)`` without waiting: `commit_pending` while a Commit is in flight.
+    func selfUpdateNow(groupID: String) throws(InviteKitError) -> String {
         let id = try InviteKitError.mapping {
             let row = try groupRow(groupID)
             if row.removedAt != nil { throw InviteKitError(.notAMember, underlyingCode: "removed") }
@@ -96,6 +121,36 @@ extension InviteKitNode {
         }
         wake()
         return id
+    }
+
+    /// Another Commit took the epoch first (MIP-03): raised by the engine as `MLSError`, or by
+    /// ``JoinRequestProcessor`` mapped into the taxonomy with the engine's code kept.
+    static func isStaleCommit(_ error: any Error) -> Bool {
+        if let e = error as? MLSError { return e.code == .staleCommit }
+        return (error as? InviteKitError)?.underlyingCode == MLSError.Code.staleCommit.rawValue
+    }
+
+    /// Returns once `groupID` (either id) has no own Commit in flight: a membership change queues
+    /// behind the group's pending Commit instead of failing (issue 30). The wait is in memory: a
+    /// call that has not returned has built nothing, so a crash meanwhile loses no Commit. Only
+    /// ``run()`` resolves a pending Commit, so without it this throws `commit_pending` at once,
+    /// and `node_shut_down` when the node is shut down meanwhile.
+    func awaitCommitSlot(_ groupID: String) async throws(InviteKitError) {
+        let id = try InviteKitError.mapping { try groupRow(groupID).id }
+        while busyGroups.contains(id) {
+            try requireOpen()
+            guard runtime != nil else { throw InviteKitError(.commitPending, underlyingCode: "commit_pending") }
+            // Subscribed before the look, so an outcome between the two is not missed.
+            let events = events(bufferingNewest: 64)
+            guard busyGroups.contains(id) else { return }
+            // Bounded, so a run() that ends meanwhile is noticed by the loop's next look.
+            _ = await NodeEventWait.first(in: events, timeout: .seconds(1)) { event -> Bool? in
+                switch event {
+                case .commitConfirmed(let g, _, _) where g == id, .commitRolledBack(let g, _, _) where g == id: return true
+                default: return nil
+                }
+            }
+        }
     }
 
     func requireNoCommitInFlight(_ groupID: String) throws {
@@ -150,7 +205,7 @@ extension InviteKitNode {
             case .change(_, let commit):
                 _ = try group.confirmPublished(commit, acknowledgedBy: [relay], now: now)
             }
-        } catch let e as MLSError where e.code == .staleCommit {
+        } catch where Self.isStaleCommit(error) {
             try tx.pendingCommits.resolve(commitEventID: eventID, as: .rolledBack, now: now)
             var next: NodePendingCommit?
             if case .join(let join) = pending, let hosted = hostedBefore, let again = try processor.readd(join, in: hosted) {
@@ -164,7 +219,8 @@ extension InviteKitNode {
         let after = Set(group.state.memberIdentities)
         let added = after.subtracting(before).sorted { $0.lexicographicallyPrecedes($1) }
         let removed = before.subtracting(after).sorted { $0.lexicographicallyPrecedes($1) }
-        let changes: [NodeEvent] = added.map { .memberAdded(groupID: groupID, member: $0) } + removed.map { .memberRemoved(groupID: groupID, member: $0) }
+        let changes: [NodeEvent] = added.compactMap(Self.memberKey(bytes:)).map { .memberAdded(groupID: groupID, member: $0) }
+            + removed.compactMap(Self.memberKey(bytes:)).map { .memberRemoved(groupID: groupID, member: $0) }
         return ([.commitConfirmed(groupID: groupID, commitEventID: eventID, epoch: group.epoch)] + changes, nil, group)
     }
 }

@@ -5,8 +5,8 @@ import InviteKitStore
 
 /// One member of a group as `group members` shows it.
 public struct NodeGroupMember: Sendable, Hashable {
-    /// The x-only Nostr public key.
-    public let publicKey: [UInt8]
+    /// The member's Nostr public key.
+    public let publicKey: Secp256k1.XOnlyPublicKey
     public let isAdmin: Bool
 }
 
@@ -24,7 +24,10 @@ extension InviteKitNode {
     }
 
     static func members(of group: MarmotMLSGroup) -> (members: [NodeGroupMember], epoch: UInt64) {
-        (group.state.memberIdentities.map { NodeGroupMember(publicKey: $0, isAdmin: group.groupData.isAdmin($0)) }, group.epoch)
+        // Marmot credentials are the members' x-only keys (MIP-01): one that is not is not listed.
+        (group.state.memberIdentities.compactMap { id in
+            (try? Secp256k1.XOnlyPublicKey(rawRepresentation: id)).map { NodeGroupMember(publicKey: $0, isAdmin: group.groupData.isAdmin(id)) }
+        }, group.epoch)
     }
 
     /// One kind-445 event of a group (MIP-03), decided once: an event already in the history (our
@@ -83,7 +86,14 @@ extension InviteKitNode {
             throw error
         }
         registry[groupID]!.group = advanced
-        let evicted = receipt.outcomes.reduce(0) { n, o in if case .evicted = o { return n + 1 } else { return n } }
+        if let joinedAt = entry.joinedAt, event.createdAt < joinedAt, case .buffered? = receipt.outcomes.first {
+            registry[groupID]!.preJoinBuffered.insert(event.id)
+        }
+        var evicted = 0
+        for case .evicted(let id) in receipt.outcomes {
+            // History from before the join leaving the buffer is no loss to report.
+            if registry[groupID]!.preJoinBuffered.remove(id) == nil { evicted += 1 }
+        }
         registry[groupID]!.unreportedEvictions += evicted
         guard receipt.stateChanged || !commits.isEmpty else {
             // Nothing but the buffer changed (an event no key opens yet, or junk): no write now.
@@ -101,10 +111,10 @@ extension InviteKitNode {
         for o in receipt.outcomes {
             switch o {
             case .commitApplied(_, let added, let removed):
-                for a in added { emit(.memberAdded(groupID: groupID, member: Hex.decode(a) ?? [])) }
-                for r in removed { emit(.memberRemoved(groupID: groupID, member: Hex.decode(r) ?? [])) }
+                for a in added { if let key = Self.memberKey(hex: a) { emit(.memberAdded(groupID: groupID, member: key)) } }
+                for r in removed { if let key = Self.memberKey(hex: r) { emit(.memberRemoved(groupID: groupID, member: key)) } }
             case .removed:
-                emit(.memberRemoved(groupID: groupID, member: publicKey.rawRepresentation))
+                emit(.memberRemoved(groupID: groupID, member: publicKey))
                 emit(.removedFromGroup(groupID: groupID))
             default:
                 break
@@ -112,6 +122,10 @@ extension InviteKitNode {
         }
         return stored.first
     }
+
+    /// A member identity as the engine reports it (hex or bytes of an x-only key, MIP-01).
+    static func memberKey(hex: String) -> Secp256k1.XOnlyPublicKey? { Hex.decode(hex).flatMap(memberKey(bytes:)) }
+    static func memberKey(bytes: [UInt8]) -> Secp256k1.XOnlyPublicKey? { try? Secp256k1.XOnlyPublicKey(rawRepresentation: bytes) }
 
     /// The group whose `h` tag (MIP-03) `event` carries, compared as bytes.
     private func groupID(taggedIn event: NostrEvent) -> String? {
@@ -196,6 +210,7 @@ extension InviteKitNode {
     /// follows a relay's `OK`. Returns the message's event id.
     @discardableResult
     public func send(_ text: String, to groupID: String) throws(InviteKitError) -> String {
+        try requireOpen()
         let message = try InviteKitError.mapping { try sendMessage(text: text, groupID: groupID) }
         wake()
         return message.eventID
@@ -230,6 +245,7 @@ extension InviteKitNode {
     /// Queues this member's leave request (a SelfRemove proposal) for the group's relays; an
     /// admin commits it. Returns the event id.
     public func leaveGroup(groupID: String) throws(InviteKitError) -> String {
+        try requireOpen()
         let id = try InviteKitError.mapping { try queueLeave(groupID: groupID) }
         wake()
         return id

@@ -5,7 +5,8 @@ import InviteKitStore
 extension InviteKitNode {
     /// Creates a signed invite (PROTOCOL §3) for a hosted group with its current tag, and records it.
     public func createInvite(groupID: String, singleUse: Bool, expiresIn: Int64?) throws(InviteKitError) -> StoredInvite {
-        try createInvite(groupID: groupID, format: .signed, singleUse: singleUse, expiresIn: expiresIn)
+        try requireOpen()
+        return try createInvite(groupID: groupID, format: .signed, singleUse: singleUse, expiresIn: expiresIn)
     }
 
     /// Creates an invite for a hosted group and records it in `invites` (docs/storage.md §6).
@@ -22,7 +23,8 @@ extension InviteKitNode {
     ///   row's key is `whistle:<nostr group id>`: every Whistle code of a group is the same code.
     public func createInvite(groupID: String, format: StoredInvite.Format, singleUse: Bool,
                              expiresIn: Int64?) throws(InviteKitError) -> StoredInvite {
-        try InviteKitError.mapping { try makeInvite(groupID: groupID, format: format, singleUse: singleUse, expiresIn: expiresIn) }
+        try requireOpen()
+        return try InviteKitError.mapping { try makeInvite(groupID: groupID, format: format, singleUse: singleUse, expiresIn: expiresIn) }
     }
 
     private func makeInvite(groupID: String, format: StoredInvite.Format, singleUse: Bool, expiresIn: Int64?) throws -> StoredInvite {
@@ -53,5 +55,27 @@ extension InviteKitNode {
         // A Whistle code of a group is always the same code: one row.
         if try store.read({ tx in try tx.invites.get(id: invite.id) }) == nil { try recordInvite(invite) }
         return invite
+    }
+
+    /// Whether the invite with `inviteID` (`StoredInvite.id`) was used: a single-use invite is
+    /// ``InviteUse/used`` once a join through it was accepted (a Commit no relay stored gives
+    /// it back, PROTOCOL §8.2), and a multi-use invite or Whistle code is always
+    /// ``InviteUse/reusable``. Throws `invite_invalid` (`invite_not_found`) for an id this node
+    /// did not make.
+    public func inviteUse(_ inviteID: String) throws(InviteKitError) -> InviteUse {
+        try requireOpen()
+        return try InviteKitError.mapping {
+            guard let invite = try store.read({ tx in try tx.invites.get(id: inviteID) }) else {
+                throw InviteKitError(.inviteInvalid, underlyingCode: "invite_not_found")
+            }
+            guard invite.singleUse, invite.format == .signed else { return .reusable }
+            // The keys the join decision consumes (PROTOCOL §3.7), including the per-tag key of
+            // consumptions recorded before per-invite keys.
+            let signed = try SignedInvite(link: invite.url)
+            let keys = [InviteValidator.consumedKey(creator: publicKey, invite: signed),
+                        InviteValidator.legacyConsumedKey(creator: publicKey, tag: invite.tag)]
+            let used = try store.read { tx in try keys.contains { try tx.consumedTags.isConsumed($0) } }
+            return used ? .used : .unused
+        }
     }
 }

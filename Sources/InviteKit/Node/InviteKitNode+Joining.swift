@@ -13,6 +13,7 @@ extension InviteKitNode {
     /// no `inviteTag` (the code has none); its Welcome comes once the inviter's admin approved it
     /// (PROTOCOL §8.3 rule 5). Returns the pending join (its id is the request wrap's id).
     public func startJoin(invite url: String, name: String? = nil) throws(InviteKitError) -> PendingJoinRecord {
+        try requireOpen()
         let record = try InviteKitError.mapping { try recordJoin(invite: url, name: name) }
         wake()
         return record
@@ -164,9 +165,10 @@ extension InviteKitNode {
                                                                  groupID: groupID, processedAt: now))
         }
         setGroup(group, groupID: groupID, relays: relays, name: group.groupData.name)
+        registry[groupID]?.joinedAt = now
         stateCommitted(group, groupID: groupID)
         emit(.joined(joinID: join?.id, groupID: groupID, epoch: group.epoch))
-        if group.shouldFillAfterJoin { _ = try? selfUpdate(groupID: groupID) }
+        if group.shouldFillAfterJoin { _ = try? selfUpdateNow(groupID: groupID) }
     }
 
     /// Joins through a signed invite or a Whistle code and returns once the Welcome was
@@ -182,6 +184,7 @@ extension InviteKitNode {
 
     /// Waits for a pending join's answer (also one started before a restart).
     public func waitForJoin(_ joinID: String, timeout: Duration? = nil) async throws(InviteKitError) -> NodeGroup {
+        try requireOpen()
         // Subscribed before the first look, so an answer between the two is not missed.
         let events = events(bufferingNewest: 16)
         if let done = try joinResult(joinID) { return try done.get() }
@@ -195,6 +198,8 @@ extension InviteKitNode {
             default: return nil
             }
         }
+        // A shutdown ends the wait (its stream ends): the join stays pending for the next node.
+        try requireOpen()
         if let done = try joinResult(joinID) { return try done.get() }
         if let failure = outcome ?? nil { throw failure }
         throw InviteKitError(.timedOut, underlyingCode: "join_pending")
@@ -202,13 +207,14 @@ extension InviteKitNode {
 
     /// Joins started and not answered yet, oldest first.
     public func pendingJoins() throws(InviteKitError) -> [PendingJoinRecord] {
-        try InviteKitError.mapping { try store.read { tx in try tx.pendingJoins.active() }.sorted { $0.createdAt < $1.createdAt } }
+        try requireOpen()
+        return try InviteKitError.mapping { try store.read { tx in try tx.pendingJoins.active() }.sorted { $0.createdAt < $1.createdAt } }
     }
 
     /// A join's outcome once decided: the group, or the refusal as an error.
     private func joinResult(_ joinID: String) throws(InviteKitError) -> Result<NodeGroup, InviteKitError>? {
         let record = try InviteKitError.mapping { try store.read { tx in try tx.pendingJoins.get(id: joinID) } }
-        guard let record else { throw InviteKitError(.notPermitted, underlyingCode: "no_such_join") }
+        guard let record else { throw InviteKitError(.notFound, underlyingCode: "join_not_found") }
         switch record.state {
         case .requested: return nil
         case .joined: return .success(try group(record.groupID ?? ""))

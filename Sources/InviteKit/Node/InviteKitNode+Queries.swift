@@ -7,12 +7,14 @@ import InviteKitStore
 extension InviteKitNode {
     /// Every group this node hosts or joined, by name then id.
     public func groups() throws(InviteKitError) -> [NodeGroup] {
+        try requireOpen()
         let rows = try InviteKitError.mapping { try store.read { tx in try tx.groups.all() } }
         return rows.compactMap { summary(of: $0) }
     }
 
     /// One group by either id (``NodeGroup/id`` or ``NodeGroup/nostrGroupID``).
     public func group(_ anyID: String) throws(InviteKitError) -> NodeGroup {
+        try requireOpen()
         let row = try InviteKitError.mapping { try groupRow(anyID) }
         guard let g = summary(of: row) else { throw InviteKitError(.groupNotFound) }
         return g
@@ -27,14 +29,16 @@ extension InviteKitNode {
 
     /// A group's members with their admin flag (MIP-01 group data), and its epoch.
     public func members(of groupID: String) throws(InviteKitError) -> (members: [NodeGroupMember], epoch: UInt64) {
-        try InviteKitError.mapping { try members(groupID: try groupRow(groupID).id) }
+        try requireOpen()
+        return try InviteKitError.mapping { try members(groupID: try groupRow(groupID).id) }
     }
 
     /// A page of a group's history in order (`(createdAt, sequence)`, docs/storage.md §6): the
     /// oldest `limit` messages after `after`, or with `before`, the newest `limit` before it.
     public func history(of groupID: String, after: StoredMessage? = nil, before: StoredMessage? = nil,
                         limit: Int = 500) throws(InviteKitError) -> [StoredMessage] {
-        try InviteKitError.mapping {
+        try requireOpen()
+        return try InviteKitError.mapping {
             let id = try groupRow(groupID).id
             let n = max(0, min(limit, 10_000))
             return try store.read { tx in
@@ -46,7 +50,8 @@ extension InviteKitNode {
 
     /// The invites this node made for a group, oldest first.
     public func invites(of groupID: String) throws(InviteKitError) -> [StoredInvite] {
-        try InviteKitError.mapping {
+        try requireOpen()
+        return try InviteKitError.mapping {
             let id = try groupRow(groupID).id
             return try store.read { tx in try tx.invites.forGroup(id) }
         }
@@ -54,6 +59,7 @@ extension InviteKitNode {
 
     /// Relays used when a group or invite names none.
     public func defaultRelays() throws(InviteKitError) -> [String] {
-        try InviteKitError.mapping { try store.read { tx in try tx.identity.relays() } }
+        try requireOpen()
+        return try InviteKitError.mapping { try store.read { tx in try tx.identity.relays() } }
     }
 }

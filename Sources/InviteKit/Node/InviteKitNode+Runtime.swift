@@ -12,7 +12,8 @@ extension InviteKitNode {
     /// or removed), the outbound queue with its retries (docs/storage.md §2), Commit → `OK` →
     /// Welcome (MIP-02), KeyPackage top-up (MIP-00) and the answers to pending joins.
     ///
-    /// Returns when cancelled, after closing its connections; throws when the store can no
+    /// Returns when cancelled or shut down (``shutdown()``), after closing its connections;
+    /// throws ``InviteKitError/Code/nodeShutDown`` when started after ``shutdown()``, and when the store can no
     /// longer be written (``InviteKitError/Code/storeFull`` and the like), and
     /// ``InviteKitError/Code/alreadyRunning`` when called twice. Relay failures do not end it:
     /// they are retried and reported as ``NodeEvent/relayProblem(relay:error:)``.
@@ -22,10 +23,11 @@ extension InviteKitNode {
     /// defer { runner.cancel() }
     /// ```
     public func run() async throws(InviteKitError) {
+        try requireOpen()
         guard runtime == nil else { throw InviteKitError(.alreadyRunning) }
         runtime = NodeRuntimeState()
         emit(.running(relays: (try? feedPlan().giftRelays) ?? []))
-        while !Task.isCancelled, runtime?.failure == nil {
+        while !Task.isCancelled, runtime?.failure == nil, !isShutDown {
             do {
                 // KeyPackages are topped up first, so a fresh home's first round publishes them
                 // with its relay lists (PROTOCOL §5.12.6). Queued events go out before the feeds
@@ -34,6 +36,8 @@ extension InviteKitNode {
                 if configuration.keyPackageLowWater > 0 { try replenishKeyPackages() }
                 try await flushDue()
                 try await refreshFeeds()
+                // A relay that never ends its stored events does not hold the others' back.
+                if let deadline = runtime?.catchUpDeadline, ContinuousClock.now >= deadline { releaseCatchUp() }
                 try retryDeferredWraps()
                 try saveDirtyBuffers()
             } catch {
@@ -48,6 +52,10 @@ extension InviteKitNode {
         if let feed = state?.giftWraps { await feed.close() }
         if let feed = state?.groupEvents { await feed.close() }
         for c in state?.connections.values.map({ $0 }) ?? [] { await c.close() }
+        // Connections closed and nothing left in flight: a waiting ``shutdown()`` may go on.
+        let waiters = runEndWaiters
+        runEndWaiters = []
+        for w in waiters { w.resume() }
         if let failure = state?.failure { throw failure }
     }
 
@@ -55,6 +63,7 @@ extension InviteKitNode {
     /// about to send (a command that sends one message) overlaps the relay handshake with its own
     /// work. Connections ``run()`` does not take are closed by ``shutdown()``.
     public func prepareConnections(to relays: [String]) {
+        guard !isShutDown else { return }
         for url in relays where preparedConnections[url] == nil && runtime?.connections[url] == nil {
             let c = configuration.connector(url)
             preparedConnections[url] = c
@@ -150,14 +159,22 @@ extension InviteKitNode {
         }
         if runtime?.groupEvents == nil, !plan.tags.isEmpty, !plan.groupRelays.isEmpty {
             let filter = NostrFilter(kinds: [MarmotGroupEvent.kind]).tag("h", plan.tags)
-            let feed = await openFeed(key: groupKey, relays: plan.groupRelays, filters: [filter]) { node, event in
-                await node.receive(groupEvent: event)
+            // A new feed's first answer is every stored event of its groups: held, then handled
+            // oldest first. What an earlier feed still held goes first.
+            releaseCatchUp()
+            runtime?.heldCatchUp = []
+            runtime?.catchUpDeadline = ContinuousClock.now + configuration.relayTimeout
+            let feed = await openFeed(key: groupKey, relays: plan.groupRelays, filters: [filter], caughtUp: { node in
+                await node.releaseCatchUp()
+            }) { node, event in
+                await node.receiveFromGroupFeed(event)
             }
             if runtime == nil { await feed.close() } else { runtime?.groupEvents = feed }
         }
     }
 
     private func openFeed(key: [String], relays: [String], filters: [NostrFilter],
+                          caughtUp: (@Sendable (InviteKitNode) async -> Void)? = nil,
                           handle: @escaping @Sendable (InviteKitNode, NostrEvent) async -> Void) async -> NodeRuntimeState.Feed {
         let subscription = await RelayPool(relays.map { connection(for: $0) }).subscribe(filters)
         let reader = Task { [weak self] in
@@ -166,6 +183,8 @@ extension InviteKitNode {
                 switch item {
                 case .event(let event, _):
                     await handle(self, event)
+                case .allEOSE:
+                    await caughtUp?(self)
                 case .closed(let relay, let message):
                     await self.emit(.relayProblem(relay: relay, error: InviteKitError(.relayUnavailable, underlyingCode: message)))
                 default:
@@ -203,6 +222,33 @@ extension InviteKitNode {
         } catch {
             report(error, eventID: giftWrap.id)
         }
+    }
+
+    /// An event of the group feed: held while its catch-up lasts, handled at once after.
+    private func receiveFromGroupFeed(_ event: NostrEvent) {
+        if let held = runtime?.heldCatchUp, held.count < NodeRuntimeState.catchUpHoldLimit {
+            runtime?.heldCatchUp?.append(event)
+            return
+        }
+        releaseCatchUp()
+        receive(groupEvent: event)
+    }
+
+    /// Ends the group feed's catch-up: what it held is handled oldest first.
+    private func releaseCatchUp() {
+        guard let held = runtime?.heldCatchUp else { return }
+        runtime?.heldCatchUp = nil
+        runtime?.catchUpDeadline = nil
+        for event in Self.oldestFirst(held) { receive(groupEvent: event) }
+    }
+
+    /// A catch-up in the order its events were made: by `created_at`, and within one second in
+    /// the relays' storage order. Relays answer newest first (NIP-01), so an answer that runs
+    /// backwards in time is reversed before the stable sort.
+    static func oldestFirst(_ events: [NostrEvent]) -> [NostrEvent] {
+        let newestFirst = zip(events, events.dropFirst()).allSatisfy { $0.createdAt >= $1.createdAt }
+        let arrival = newestFirst ? Array(events.reversed()) : events
+        return arrival.enumerated().sorted { ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset) }.map(\.element)
     }
 
     private func receive(groupEvent: NostrEvent) {

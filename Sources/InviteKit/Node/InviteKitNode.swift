@@ -25,7 +25,13 @@ public actor InviteKitNode {
     nonisolated let keyPackages: StoreKeyPackageStore
 
     let hub = NodeEventHub()
-    private let lock: HomeLock
+    /// The home's lock, held from `init` until ``shutdown()`` (or the node's end): dropping the
+    /// only reference releases the `flock` at once, so a new node can open the home.
+    private var lock: HomeLock?
+    /// Set by ``shutdown()``: every later call throws ``InviteKitError/Code/nodeShutDown``.
+    public private(set) var isShutDown = false
+    /// ``shutdown()`` calls waiting for a running ``run()`` to return.
+    var runEndWaiters: [CheckedContinuation<Void, Never>] = []
     private let key: Secp256k1.PrivateKey
     let processor: JoinRequestProcessor
     private let consumedTags: TransactionConsumedTagStore
@@ -177,6 +183,10 @@ public actor InviteKitNode {
             registry[row.id]?.savedTree = savedTree
             registry[row.id]?.bufferLoaded = !held.isEmpty
         }
+        // When each joined group was joined: history from before it is not reported as evicted.
+        for join in try store.read({ tx in try tx.pendingJoins.all() }) where join.state == .joined {
+            if let id = join.groupID, registry[id]?.inviteTag == nil { registry[id]?.joinedAt = join.updatedAt }
+        }
         // A Commit stored by a relay just before a crash is confirmed by the OK that a re-send
         // gets after the restart, so the engine's pending commit comes back from its row.
         for waiting in try store.read({ tx in try tx.pendingCommits.waiting() }) {
@@ -189,21 +199,41 @@ public actor InviteKitNode {
     }
 
     /// What `invitekit id` prints, read without taking the lock (a node may be serving).
-    public static func summary(home: StoreHome) throws -> (npub: String, relays: [String], groups: Int) {
-        let store = try Store.open(path: home.databasePath)
-        return try store.read { tx in
-            guard let pk = try tx.identity.publicKey() else { throw StoreError(.identityUnavailable, "this home has no identity") }
-            return (NIP19.npub(try Secp256k1.XOnlyPublicKey(rawRepresentation: pk)), try tx.identity.relays(), try tx.groups.count())
+    public static func summary(home: StoreHome) throws(InviteKitError) -> (npub: String, relays: [String], groups: Int) {
+        try InviteKitError.mapping {
+            let store = try Store.open(path: home.databasePath)
+            return try store.read { tx in
+                guard let pk = try tx.identity.publicKey() else { throw StoreError(.identityUnavailable, "this home has no identity") }
+                return (NIP19.npub(try Secp256k1.XOnlyPublicKey(rawRepresentation: pk)), try tx.identity.relays(), try tx.groups.count())
+            }
         }
     }
 
-    /// Ends every event stream; the lock goes with the node. A running ``run()`` is not stopped
-    /// by this: cancel its task.
-    public func shutdown() {
+    /// Ends the node: stops ``run()`` (it returns once its current round ended and its
+    /// connections closed), ends every event stream, closes connections ``run()`` never took and
+    /// releases the home's lock, all before it returns, so a new node (in this process or
+    /// another) opens the home at once. Every later call throws
+    /// ``InviteKitError/Code/nodeShutDown``; calling it again does nothing.
+    public func shutdown() async {
+        guard !isShutDown else { return }
+        isShutDown = true
+        if runtime != nil {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                runEndWaiters.append(c)
+                wake()
+            }
+        }
         hub.finish()
         let unused = preparedConnections.values
         preparedConnections = [:]
-        for c in unused { Task { await c.close() } }
+        for c in unused { await c.close() }
+        // The only reference: the `flock` is released here, not when the app drops the node.
+        lock = nil
+    }
+
+    /// The check every public call makes first: a shut-down node does nothing more.
+    func requireOpen() throws(InviteKitError) {
+        if isShutDown { throw InviteKitError(.nodeShutDown) }
     }
 
     // MARK: Groups
@@ -216,6 +246,7 @@ public actor InviteKitNode {
     /// (PROTOCOL §5.11; only InviteKit members can then join).
     public func createGroup(name: String?, relays: [String]? = nil, profile: MarmotWireProfile = .current,
                             outOfBandTree: Bool = false) throws(InviteKitError) -> NodeGroup {
+        try requireOpen()
         let hosted = try InviteKitError.mapping { try createHostedGroup(name: name, relays: relays, profile: profile, outOfBandTree: outOfBandTree) }
         wake()
         return try group(hosted.conversationID)
@@ -238,7 +269,8 @@ public actor InviteKitNode {
     /// Returns the new tag.
     @discardableResult
     public func revokeInvites(groupID: String) throws(InviteKitError) -> String {
-        try InviteKitError.mapping {
+        try requireOpen()
+        return try InviteKitError.mapping {
             let id = try groupRow(groupID).id
             guard hostedGroup(id) != nil else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
             let tag = InviteTag.generate(using: rng)
@@ -314,9 +346,12 @@ public actor InviteKitNode {
         switch decision {
         case .ignored(.duplicate), .ignored(.commitPending): break
         case .needsApproval(let approval):
-            emit(.approvalRequested(groupID: approval.conversationID, member: gift.sender.rawRepresentation, requestID: gift.rumor.id))
+            emit(.approvalRequested(groupID: approval.conversationID, member: gift.sender, requestID: gift.rumor.id))
         default:
-            emit(.joinRequestDecided(requestID: gift.rumor.id, groupID: Self.groupID(of: decision), outcome: Self.outcome(decision)))
+            // A refusal names its invite's tag: the hosted group with that tag is the one asked for.
+            var groupID = Self.groupID(of: decision)
+            if case .rejected(_, let error) = decision { groupID = hosted.first { $0.currentTag == error.inviteTag }?.conversationID }
+            emit(.joinRequestDecided(requestID: gift.rumor.id, groupID: groupID, outcome: JoinRequestOutcome(decision)))
         }
         return decision
     }
@@ -329,15 +364,8 @@ public actor InviteKitNode {
         }
     }
 
-    static func outcome(_ d: JoinDecision) -> String {
-        switch d {
-        case .ignored(let r): return "ignored:\(r.rawValue)"
-        case .dropped(let e): return "dropped:\(e.code)"
-        case .rejected(_, let e): return "rejected:\(e.errorType.rawValue)"
-        case .needsApproval: return "needs_approval"
-        case .accepted: return "accepted"
-        }
-    }
+    /// The `processed_requests` outcome text (docs/storage.md §6).
+    static func outcome(_ d: JoinDecision) -> String { JoinRequestOutcome(d).description }
 
     // MARK: Messages
 

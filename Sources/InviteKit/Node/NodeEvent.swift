@@ -1,3 +1,4 @@
+import InviteKitCrypto
 import InviteKitStore
 
 /// What a node reports to the app, in order, through ``InviteKitNode/events(bufferingNewest:)``.
@@ -29,17 +30,20 @@ public enum NodeEvent: Sendable {
     /// An own Commit was refused by every relay, or another Commit took its epoch first; the
     /// group stays where it was. `lostAdds` are the members it would have added (a join's
     /// Commit is built again on the new epoch when the joiner still qualifies).
-    case commitRolledBack(groupID: String, commitEventID: String, lostAdds: [[UInt8]])
-    /// A Commit (own or received) added `member` (x-only key).
-    case memberAdded(groupID: String, member: [UInt8])
-    case memberRemoved(groupID: String, member: [UInt8])
+    case commitRolledBack(groupID: String, commitEventID: String, lostAdds: [Secp256k1.XOnlyPublicKey])
+    /// A Commit (own or received) added `member`.
+    case memberAdded(groupID: String, member: Secp256k1.XOnlyPublicKey)
+    /// A Commit (own or received) removed `member` (this node too, followed by
+    /// ``removedFromGroup(groupID:)``).
+    case memberRemoved(groupID: String, member: Secp256k1.XOnlyPublicKey)
     /// A Commit removed this node from the group: it reads nothing more from it.
     case removedFromGroup(groupID: String)
-    /// A join request was decided (PROTOCOL §8.3); `outcome` is its `processed_requests` outcome.
-    case joinRequestDecided(requestID: String, groupID: String?, outcome: String)
+    /// A join request was decided (PROTOCOL §8.3). `groupID` is the group it asked for, when
+    /// this node hosts it (also for a refusal: a used-up single-use invite names its group).
+    case joinRequestDecided(requestID: String, groupID: String?, outcome: JoinRequestOutcome)
     /// A join request through a Whistle code was stored and waits for an admin's
     /// ``InviteKitNode/approveJoin(member:groupID:)`` or `declineJoin` (PROTOCOL §8.3 rule 5).
-    case approvalRequested(groupID: String, member: [UInt8], requestID: String)
+    case approvalRequested(groupID: String, member: Secp256k1.XOnlyPublicKey, requestID: String)
     /// A group's buffer of events no key opens yet was full (PROTOCOL §5.9): its `count` oldest
     /// events were dropped to make room. Reported once per ``InviteKitNode/run()`` round (and
     /// with the group's next saved state), so a flood costs one report, not one per event.
@@ -82,11 +86,11 @@ extension NodeEvent: CustomStringConvertible {
         case .messageFailed(let group, let id): return "message \(id) failed in \(group)"
         case .commitConfirmed(let group, let id, let epoch): return "commit \(id) confirmed in \(group), epoch \(epoch)"
         case .commitRolledBack(let group, let id, let lost): return "commit \(id) rolled back in \(group) (\(lost.count) lost adds)"
-        case .memberAdded(let group, let member): return "member \(Hex.encode(member)) added to \(group)"
-        case .memberRemoved(let group, let member): return "member \(Hex.encode(member)) removed from \(group)"
+        case .memberAdded(let group, let member): return "member \(member.hex) added to \(group)"
+        case .memberRemoved(let group, let member): return "member \(member.hex) removed from \(group)"
         case .removedFromGroup(let group): return "removed from \(group)"
         case .joinRequestDecided(let request, let group, let outcome): return "join request \(request) \(outcome)\(group.map { " for \($0)" } ?? "")"
-        case .approvalRequested(let group, let member, _): return "approval requested for \(Hex.encode(member)) in \(group)"
+        case .approvalRequested(let group, let member, _): return "approval requested for \(member.hex) in \(group)"
         case .bufferedEventsEvicted(let group, let count): return "\(count) buffered events evicted in \(group)"
         case .eventRejected(let id, let error): return "event \(id) rejected: \(error)"
         case .published(let writes): return "published \(writes) writes"

@@ -9,6 +9,9 @@ final class NodeEventHub: Sendable {
         var subscribers: [UInt64: AsyncStream<NodeEvent>.Continuation] = [:]
         var nextID: UInt64 = 0
         var finished = false
+        /// Events yielded so far: what ``change(after:)`` compares against.
+        var yielded: UInt64 = 0
+        var changeWaiters: [CheckedContinuation<UInt64?, Never>] = []
     }
     private let state = LockedBox(State())
 
@@ -29,17 +32,42 @@ final class NodeEventHub: Sendable {
     }
 
     func yield(_ event: NodeEvent) {
-        for c in state.withLock({ Array($0.subscribers.values) }) { c.yield(event) }
+        let (streams, waiters, count) = state.withLock { s in
+            s.yielded += 1
+            defer { s.changeWaiters = [] }
+            return (Array(s.subscribers.values), s.changeWaiters, s.yielded)
+        }
+        for c in streams { c.yield(event) }
+        for w in waiters { w.resume(returning: count) }
+    }
+
+    /// How many events were yielded so far: a reader's starting point for ``change(after:)``.
+    var yieldedCount: UInt64 { state.withLock { $0.yielded } }
+
+    /// Returns the number of events yielded once it is more than `seen` (at once when it already
+    /// is), or `nil` once the hub finished. A wake-up, not a queue: a reader that looks at the
+    /// store after each wake-up loses nothing however many events it slept through.
+    func change(after seen: UInt64) async -> UInt64? {
+        await withCheckedContinuation { (c: CheckedContinuation<UInt64?, Never>) in
+            let now: UInt64?? = state.withLock { s in
+                if s.finished { return .some(nil) }
+                if s.yielded > seen { return .some(s.yielded) }
+                s.changeWaiters.append(c)
+                return .none
+            }
+            if let now { c.resume(returning: now) }
+        }
     }
 
     /// Ends every stream; later subscribers get an already finished one.
     func finish() {
-        let all = state.withLock { s -> [AsyncStream<NodeEvent>.Continuation] in
+        let (all, waiters) = state.withLock { s -> ([AsyncStream<NodeEvent>.Continuation], [CheckedContinuation<UInt64?, Never>]) in
             s.finished = true
-            defer { s.subscribers = [:] }
-            return Array(s.subscribers.values)
+            defer { s.subscribers = [:]; s.changeWaiters = [] }
+            return (Array(s.subscribers.values), s.changeWaiters)
         }
         for c in all { c.finish() }
+        for w in waiters { w.resume(returning: nil) }
     }
 
     private func remove(_ id: UInt64) { _ = state.withLock { $0.subscribers.removeValue(forKey: id) } }

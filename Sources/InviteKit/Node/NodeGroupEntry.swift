@@ -19,6 +19,13 @@ struct NodeGroupEntry: Sendable {
     var bufferLoaded = true
     /// Buffered events evicted since the last ``NodeEvent/bufferedEventsEvicted(groupID:count:)``.
     var unreportedEvictions = 0
+    /// When this node joined the group (its Welcome was processed), for a group it joined
+    /// through an invite; `nil` for a group it created.
+    var joinedAt: Int64?
+    /// Buffered events created before ``joinedAt``: history from before the join, which no key
+    /// of this member opens. Their eviction is not reported (issue 30): a new joiner's catch-up
+    /// is full of them, and the report would be noise about nothing it lost.
+    var preJoinBuffered: Set<String> = []
     /// The ratchet tree as its chunks are in the store, when known (docs/storage.md §6): a save
     /// writes the chunks that are not shared with it. `nil` makes the next save write them all.
     var savedTree: RatchetTree?

@@ -28,7 +28,7 @@ enum NodePendingCommit: Sendable {
     var event: NostrEvent { commit.event }
 
     /// The members this Commit adds (x-only keys), from its KeyPackage events.
-    var addedMembers: [[UInt8]] { commit.keyPackageEvents.compactMap { try? $0.authorKey().rawRepresentation } }
+    var addedMembers: [Secp256k1.XOnlyPublicKey] { commit.keyPackageEvents.compactMap { try? $0.authorKey() } }
 
     /// Its `pending_commits` row: a join names its (first) joiner and KeyPackage event, a change
     /// neither; the payload is the engine's pending commit, so it survives a restart.

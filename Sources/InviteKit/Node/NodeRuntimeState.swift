@@ -30,4 +30,11 @@ struct NodeRuntimeState {
     static let deferredLimit = 1024
     /// A failure that ends the run (the store cannot be written).
     var failure: InviteKitError?
+    /// The group feed's stored events (its catch-up), held until every relay sent `EOSE` or
+    /// ``catchUpDeadline`` passed, then handled oldest first (``InviteKitNode/feed(since:)``);
+    /// `nil` once the feed is live.
+    var heldCatchUp: [NostrEvent]?
+    var catchUpDeadline: ContinuousClock.Instant?
+    /// At most this many events wait for the catch-up's end; more are handled as they come.
+    static let catchUpHoldLimit = 20_000
 }

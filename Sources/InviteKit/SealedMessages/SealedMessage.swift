@@ -11,13 +11,19 @@ public enum SealedMessage: Sendable {
     case other(NostrEvent)
 
     /// Types an unwrapped gift, checking that what the payload claims matches who sent it.
-    public init(_ gift: UnwrappedGift) throws(SealedMessageError) {
+    /// Throws `InviteKitError` (its `underlyingCode` is the ``SealedMessageError`` code).
+    public init(_ gift: UnwrappedGift) throws(InviteKitError) {
+        do { try self.init(layerGift: gift) } catch { throw InviteKitError.from(error) }
+    }
+
+    /// ``init(_:)`` with the layer's own error, for the package's vector suites.
+    package init(layerGift gift: UnwrappedGift) throws(SealedMessageError) {
         let rumor = gift.rumor
         switch SealedMessageKind(rawValue: rumor.kind) {
         case .welcome:
             self = .welcome(rumor)
         case .joinRequest:
-            let request = try WhistleJoinRequest(json: Array(rumor.content.utf8))
+            let request = try WhistleJoinRequest(layerJSON: Array(rumor.content.utf8))
             guard request.pubkey == gift.sender.hex else {
                 throw SealedMessageError(.senderMismatch, "join request names another pubkey than its sender")
             }

@@ -27,7 +27,14 @@ public struct WhistleJoinRequest: Sendable, Hashable {
         var w = JSONWriter(); w.value(.object(members)); return w.bytes
     }
 
-    public init(json bytes: [UInt8]) throws(SealedMessageError) {
+    /// Parses a join request's JSON (PROTOCOL §7). Throws `InviteKitError` (its
+    /// `underlyingCode` is the ``SealedMessageError`` code).
+    public init(json bytes: [UInt8]) throws(InviteKitError) {
+        do { try self.init(layerJSON: bytes) } catch { throw InviteKitError.from(error) }
+    }
+
+    /// ``init(json:)`` with the layer's own error.
+    package init(layerJSON bytes: [UInt8]) throws(SealedMessageError) {
         guard let v = try? JSONParser.parse(bytes, maxBytes: Self.maxJSONBytes, maxDepth: 8), case .object = v else {
             throw SealedMessageError(.malformed, "join request is not a JSON object")
         }

@@ -15,18 +15,18 @@ import Glibc
 /// - A busy timeout, so a second connection (a `read` while `serve` runs) waits instead of failing.
 /// - `secure_delete`, so retired KeyPackage private parts and old group states are overwritten
 ///   on delete rather than left in free pages.
-public final class Store: Sendable {
+package final class Store: Sendable {
     /// The `synchronous` pragma every connection uses (see the type's documentation).
-    public static let synchronous = "FULL"
+    package static let synchronous = "FULL"
     /// How long a connection waits for another writer before ``StoreError/Code/busy``.
-    public static let busyTimeoutSeconds: Double = 5
+    package static let busyTimeoutSeconds: Double = 5
 
     let writer: any DatabaseWriter
     /// The writing connection's current `synchronous` level; read and changed only inside
     /// `writer`'s serialized writes, so consecutive `.deferred` writes set it once.
     nonisolated(unsafe) private var writerDurability = Durability.immediate
     /// The database file, or `nil` in memory.
-    public let path: String?
+    package let path: String?
     /// The directory holding it, where a full disk shows.
     var directory: String? { path.map(AbsolutePath.parent(of:)) }
 
@@ -39,17 +39,17 @@ public final class Store: Sendable {
     /// current schema. A schema from a newer InviteKit throws ``StoreError/Code/schemaTooNew``;
     /// a damaged file throws ``StoreError/Code/corrupt``.
     /// A relative `path` is resolved against the current directory first (``AbsolutePath``).
-    public static func open(path: String) throws -> Store {
+    package static func open(path: String) throws -> Store {
         try open(path: AbsolutePath.resolve(path), migrateTo: nil)
     }
 
     /// A private in-memory database with the same schema and pragmas (no WAL in memory).
-    public static func inMemory() throws -> Store {
+    package static func inMemory() throws -> Store {
         try inMemory(migrateTo: nil)
     }
 
     /// The schema version of this database.
-    public func schemaVersion() throws -> Int {
+    package func schemaVersion() throws -> Int {
         try read { tx in try tx.userVersion() }
     }
 
@@ -136,7 +136,7 @@ public final class Store: Sendable {
     }
 
     /// When a committed write transaction reaches the disk.
-    public enum Durability: Sendable {
+    package enum Durability: Sendable {
         /// Before ``Store/write(durability:_:)`` returns (``Store/synchronous``): for every
         /// transaction the node acts on outside the process afterwards (a reply, a printed tag).
         case immediate
@@ -152,7 +152,7 @@ public final class Store: Sendable {
     /// Runs `body` in one immediate write transaction: everything it does commits together, or
     /// (when it throws, or the process dies) nothing does.
     @discardableResult
-    public func write<T>(durability: Durability = .immediate, _ body: (StoreTransaction) throws -> T) throws -> T {
+    package func write<T>(durability: Durability = .immediate, _ body: (StoreTransaction) throws -> T) throws -> T {
         var result: T?
         do {
             try writer.writeWithoutTransaction { db in
@@ -172,7 +172,7 @@ public final class Store: Sendable {
     }
 
     /// Runs `body` on a consistent snapshot.
-    public func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+    package func read<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         do {
             return try writer.read { db in try body(StoreTransaction(db: db)) }
         } catch {
@@ -183,7 +183,7 @@ public final class Store: Sendable {
     /// Runs `body` on a reader connection outside a transaction: for lookups that need no
     /// snapshot across statements (each statement still reads one committed state). Saves the
     /// `BEGIN`/`COMMIT` a per-event check would pay.
-    public func peek<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
+    package func peek<T>(_ body: (StoreTransaction) throws -> T) throws -> T {
         do {
             return try writer.unsafeRead { db in try body(StoreTransaction(db: db)) }
         } catch {

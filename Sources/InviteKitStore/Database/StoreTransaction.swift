@@ -3,7 +3,7 @@ import GRDB
 
 /// One open transaction. Only the store's typed tables touch SQL; callers use these.
 /// Valid only inside the `write` / `read` closure that produced it.
-public struct StoreTransaction {
+package struct StoreTransaction {
     let db: Database
 
     package var identity: IdentityTable { IdentityTable(db: db) }

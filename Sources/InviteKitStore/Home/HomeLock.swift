@@ -9,14 +9,14 @@ import Darwin
 /// same home refuses to start instead of interleaving its writes and replies with the first.
 /// The kernel drops the lock when the process dies (even by `kill -9`), so a crash never leaves
 /// a stale lock behind.
-public final class HomeLock: Sendable {
+package final class HomeLock: Sendable {
     private let fd: Int32
-    public let path: String
+    package let path: String
 
     /// Takes the lock without waiting; throws ``StoreError/Code/locked`` if another process holds it.
     /// A symbolic link at `path` is refused (`O_NOFOLLOW`): the pid written below must never
     /// land in a file the link points to.
-    public init(path: String) throws {
+    package init(path: String) throws {
         let fd = try StoreFiles.openPrivate(path)
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let e = errno
@@ -33,7 +33,7 @@ public final class HomeLock: Sendable {
 
     /// Whether another process holds the lock at `path`, and the pid it wrote; `nil` when no
     /// lock file exists. Never creates or writes the file.
-    public static func holder(path: String) -> (held: Bool, pid: String)? {
+    package static func holder(path: String) -> (held: Bool, pid: String)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -13,12 +13,12 @@ import Darwin
 /// that no code here can wipe, and a database gets copied for backups and bug reports. A 32-byte
 /// file is written once, read once into ``SecureBytes``, and can be backed up or moved to a
 /// keychain on its own. The database holds only the public key, and checks the file matches it.
-public enum IdentityKeyFile {
-    public static let length = 32
+package enum IdentityKeyFile {
+    package static let length = 32
 
     /// Writes `secret` to `path` with mode 0600, atomically (temp file, fsync, rename).
     /// Refuses to overwrite an existing key.
-    public static func write(_ secret: SecureBytes, to path: String) throws {
+    package static func write(_ secret: SecureBytes, to path: String) throws {
         guard secret.count == length else { throw StoreError(.identityUnavailable, "a secret key is \(length) bytes") }
         if FileManager.default.fileExists(atPath: path) { throw StoreError(.identityExists, "an identity already exists in this home") }
         let temp = path + ".tmp"
@@ -36,7 +36,7 @@ public enum IdentityKeyFile {
     }
 
     /// Reads the key into ``SecureBytes``. Refuses a file others can read or one of the wrong size.
-    public static func read(from path: String) throws -> SecureBytes {
+    package static func read(from path: String) throws -> SecureBytes {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw StoreError(.identityUnavailable, "no identity key in this home") }
         defer { close(fd) }

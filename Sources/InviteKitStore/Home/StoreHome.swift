@@ -23,18 +23,18 @@ public struct StoreHome: Sendable, Hashable {
     }
 
     public var databasePath: String { (directory as NSString).appendingPathComponent("invitekit.sqlite") }
-    public var identityKeyPath: String { (directory as NSString).appendingPathComponent("identity.key") }
-    public var lockPath: String { (directory as NSString).appendingPathComponent("lock") }
+    package var identityKeyPath: String { (directory as NSString).appendingPathComponent("identity.key") }
+    package var lockPath: String { (directory as NSString).appendingPathComponent("lock") }
 
     /// Creates the directory (0700) if needed; refuses an existing one that is not private
     /// (owned by another user, or writable by group or others) and says how to fix it.
-    public func create() throws { try StoreFiles.createPrivateDirectory(directory) }
+    package func create() throws { try StoreFiles.createPrivateDirectory(directory) }
 
     /// Whether an identity key file exists here.
     public var exists: Bool { FileManager.default.fileExists(atPath: identityKeyPath) }
 
     /// What a home holds: the key file and the database belong together.
-    public enum Contents: Sendable, Equatable {
+    package enum Contents: Sendable, Equatable {
         /// Neither: `init` creates them.
         case empty
         /// Both (the usual case; also an `init` that died after the key file).
@@ -47,7 +47,7 @@ public struct StoreHome: Sendable, Hashable {
 
     /// The home's ``Contents``. A zero-byte database counts as missing (`init` writes the
     /// schema before the key file, so a real database is never empty next to a key).
-    public func contents() throws -> Contents {
+    package func contents() throws -> Contents {
         let key = exists
         var st = stat()
         let database = lstat(databasePath, &st) == 0 && st.st_size > 0
@@ -61,7 +61,7 @@ public struct StoreHome: Sendable, Hashable {
 
     /// Throws unless the home holds both its key and its database, naming the missing file and
     /// the way out (docs/storage.md §5).
-    public func requireIntact() throws {
+    package func requireIntact() throws {
         switch try contents() {
         case .complete: return
         case .empty: throw StoreError(.identityUnavailable, "no identity in \(directory) (run `invitekit init`)")
@@ -72,7 +72,7 @@ public struct StoreHome: Sendable, Hashable {
 
     /// Throws unless `init` may create an identity here: the home is empty (or an earlier `init`
     /// stopped before writing the key). A half-present home gets the recovery message.
-    public func requireInitializable() throws {
+    package func requireInitializable() throws {
         switch try contents() {
         case .empty: return
         case .complete: throw StoreError(.identityExists, "\(directory) already has an identity (`invitekit id` prints it)")
@@ -85,7 +85,7 @@ public struct StoreHome: Sendable, Hashable {
     /// `<name>.replaced-<now>`, under the home's lock, so `init` can create a new identity. Nothing is
     /// deleted: the old files stay for a restore. Returns the new paths.
     @discardableResult
-    public func setAside(now: Int64) throws -> [String] {
+    package func setAside(now: Int64) throws -> [String] {
         try create()
         let lock = try HomeLock(path: lockPath)
         var moved: [String] = []
@@ -105,7 +105,7 @@ public struct StoreHome: Sendable, Hashable {
     /// Creates the home if needed, takes its lock (a second node throws
     /// ``StoreError/Code/locked``) and opens (migrating) its database. Keep the lock for as long
     /// as the store is used. A home with its key but not its database, or the reverse, is refused.
-    public func openExclusive() throws -> (store: Store, lock: HomeLock) {
+    package func openExclusive() throws -> (store: Store, lock: HomeLock) {
         try create()
         let lock = try HomeLock(path: lockPath)
         switch try contents() {
@@ -119,7 +119,7 @@ public struct StoreHome: Sendable, Hashable {
 
     /// Opens the database without the lock: for readers (`id`, `group read`) next to a running
     /// node. A read-only home opens read-only.
-    public func openShared() throws -> Store {
+    package func openShared() throws -> Store {
         try requireIntact()
         return try Store.open(path: databasePath)
     }

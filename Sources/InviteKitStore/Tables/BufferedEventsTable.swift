@@ -14,7 +14,7 @@ package struct BufferedEventsTable {
     /// Makes the stored buffer hold exactly the events `ids` (oldest first): rows not in it go,
     /// new ones are appended after the newest with `json(i)`, the JSON of `ids[i]`, asked for
     /// new events only.
-    public func replace(groupID: String, ids: [String], json: (Int) -> String) throws {
+    package func replace(groupID: String, ids: [String], json: (Int) -> String) throws {
         let stored = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT event_id FROM buffered_events WHERE group_id = ?"), arguments: [groupID]))
         let wanted = Set(ids)
         let delete = try db.cachedStatement(sql: "DELETE FROM buffered_events WHERE group_id = ? AND event_id = ?")

@@ -47,6 +47,14 @@ package struct MessagesTable {
             """, arguments: [groupID, before.createdAt, before.sequence, limit]).map(Self.decode).reversed()
     }
 
+    /// Every group's messages stored after the local sequence `sequence`, in the order they were
+    /// stored (the node's feed, docs/storage.md §6): the sequence only grows, one writer assigns it,
+    /// so a reader that remembers the last one it handled sees each message once.
+    package func stored(afterSequence sequence: Int64, limit: Int) throws -> [StoredMessage] {
+        try Row.fetchAll(db.cachedStatement(sql: "SELECT * FROM messages WHERE seq > ? ORDER BY seq LIMIT ?"),
+                         arguments: [sequence, limit]).map(Self.decode)
+    }
+
     package func count(groupID: String? = nil) throws -> Int {
         if let groupID { return try Int.fetchOne(db, sql: "SELECT count(*) FROM messages WHERE group_id = ?", arguments: [groupID]) ?? 0 }
         return try Int.fetchOne(db, sql: "SELECT count(*) FROM messages") ?? 0

@@ -68,7 +68,7 @@ struct GroupCommand: AsyncParsableCommand {
                 // The stored state is current after every transaction, so no lock is needed.
                 let (members, epoch) = try InviteKitNode.storedMembers(home: try options.intact(), group: group)
                 for m in members {
-                    let npub = NodeOutput.npub(m.publicKey)
+                    let npub = NIP19.npub(m.publicKey)
                     NodeOutput.emit(options.json, ["npub": npub, "admin": m.isAdmin ? "true" : "false", "epoch": "\(epoch)"],
                                     text: "\(npub)\(m.isAdmin ? "  admin" : "")  epoch \(epoch)")
                 }

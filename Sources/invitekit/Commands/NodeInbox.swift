@@ -146,7 +146,7 @@ enum NodeInbox {
             let keys = try member.split(separator: ",").map { try NostrKeys.parsePublicKey(String($0)) }
             if keys.count == 1 { return try await node.addMember(keys[0], to: row.id) }
             return try await addMany(keys, to: row.id, on: node)
-        case .remove(_, let member): return try await node.removeMember(try NostrKeys.parsePublicKey(member).rawRepresentation, groupID: row.id)
+        case .remove(_, let member): return try await node.removeMember(try NostrKeys.parsePublicKey(member), groupID: row.id)
         case .update: return try await node.selfUpdate(groupID: row.id)
         case .leave: return try await node.leaveGroup(groupID: row.id)
         case .approve(_, let member): return try await node.approveJoin(member: try NostrKeys.parsePublicKey(member), groupID: row.id)

@@ -114,10 +114,10 @@ struct NodeServeCommand: AsyncParsableCommand {
         case .running(let relays): text = "node running on \(relays.joined(separator: " "))"
         case .joinRequestDecided(let id, _, let outcome): text = "join request \(id.prefix(12))…: \(outcome)"
         case .approvalRequested(let g, let m, _):
-            let npub = NodeOutput.npub(m)
+            let npub = NIP19.npub(m)
             text = "join request from \(npub) to \(g): waiting for approval (invitekit invite approve --group \(g) --member \(npub))"
-        case .memberAdded(let g, let m): text = "added \(Hex.encode(m).prefix(16))… to \(g.prefix(16))…"
-        case .memberRemoved(let g, let m): text = "removed \(Hex.encode(m).prefix(16))… from \(g.prefix(16))…"
+        case .memberAdded(let g, let m): text = "added \(m.hex.prefix(16))… to \(g.prefix(16))…"
+        case .memberRemoved(let g, let m): text = "removed \(m.hex.prefix(16))… from \(g.prefix(16))…"
         case .removedFromGroup(let g): text = "this node was removed from \(g.prefix(16))…"
         case .commitConfirmed(let g, let c, let epoch): text = "commit \(c.prefix(12))… confirmed in \(g.prefix(16))…: epoch \(epoch)"
         case .commitRolledBack(let g, let c, _): text = "commit \(c.prefix(12))… rolled back in \(g.prefix(16))…"
