@@ -12,7 +12,7 @@ extension InviteKitNode {
     /// Creates an invite for a hosted group and records it in `invites` (docs/storage.md §6).
     ///
     /// - `.signed`: a signed invite (§3) with the group's current tag and its first
-    ///   8 relays (`InvitePayload.maxRelays`, §3.2). Each is its own row, keyed
+    ///   `InvitePayload.maxRelays` relays (§3.2). Each is its own row, keyed
     ///   by SHA-256 of its payload; a single-use one is used up on its own (§3.7), and rotating
     ///   the tag (``revokeInvites(groupID:)``) revokes every invite of the old tag.
     /// - `.whistle`: a Whistle code (§2) `{relay: the group's first relay, inviterNpub: this node,

@@ -32,10 +32,14 @@ enum NodeInbox {
             }
         }
 
-        /// A multi-member add: as many confirmed Commits as the event budget needs.
+        /// A request that may wait on relays under `serve`: a multi-member add (as many confirmed
+        /// Commits as the event budget needs), and any membership change, which waits for the
+        /// group's Commit in flight before it builds its own (`InviteKitNode.removeMember`).
         var isLong: Bool {
-            if case .add(_, let member) = self { return member.contains(",") }
-            return false
+            switch self {
+            case .add, .remove, .update, .approve: return true
+            default: return false
+            }
         }
 
         var fields: [String: String] {
@@ -242,8 +246,9 @@ enum NodeInbox {
                 answer("error: \(CLIMessages.describe(error))", base: base)
                 continue
             }
-            // A multi-member add runs for minutes (one confirmed Commit after another): it gets
-            // its own task, so the requests behind it are not held up.
+            // A multi-member add runs for minutes (one confirmed Commit after another), and a
+            // membership change waits for a Commit in flight: each gets its own task, so the
+            // requests behind it are not held up.
             if request.isLong {
                 Task { await answer(request, base: base, on: node) }
             } else {
