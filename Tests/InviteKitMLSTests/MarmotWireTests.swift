@@ -174,4 +174,21 @@ final class MarmotWireTests: XCTestCase {
         let other = Secp256k1.PrivateKey().publicKey.rawRepresentation
         XCTAssertEqual(code { try MarmotApplicationMessage.decode(bytes, senderIdentity: other) }, .credentialMismatch)
     }
+
+    /// `application-messages.md` ("Encoding"): exactly the six members. An unknown member, a
+    /// duplicate key, a `sig` or a wrong id is refused, so no two readers see two events.
+    func testApplicationMessageEncodingIsExact() throws {
+        let sender = Secp256k1.PrivateKey().publicKey
+        let (rumor, bytes) = try MarmotApplicationMessage.make(content: "hi", tags: [["e", String(repeating: "ab", count: 32)]], sender: sender,
+                                                               createdAt: 1_800_000_000)
+        let json = String(decoding: bytes, as: UTF8.self)
+        XCTAssertEqual(try MarmotApplicationMessage.decode(bytes, senderIdentity: sender.rawRepresentation).tags, rumor.tags, "tags are kept")
+        func refused(_ text: String) -> MLSError.Code? {
+            code { try MarmotApplicationMessage.decode(Array(text.utf8), senderIdentity: sender.rawRepresentation) }
+        }
+        XCTAssertEqual(refused(String(json.dropLast()) + ",\"extra\":1}"), .invalidValue, "an unknown member")
+        XCTAssertEqual(refused(String(json.dropLast()) + ",\"kind\":9}"), .invalidValue, "a duplicate key")
+        XCTAssertEqual(refused(String(json.dropLast()) + ",\"sig\":\"\(String(repeating: "00", count: 64))\"}"), .invalidValue, "a sig")
+        XCTAssertEqual(refused(json.replacingOccurrences(of: "\"hi\"", with: "\"ho\"")), .invalidValue, "an id that does not match")
+    }
 }

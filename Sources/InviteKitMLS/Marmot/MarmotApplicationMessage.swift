@@ -21,12 +21,26 @@ package enum MarmotApplicationMessage {
         return (rumor, try encode(rumor))
     }
 
+    /// The members of an app event (`application-messages.md`, "Shape"); `sig` is refused apart,
+    /// with its own message.
+    static let members: Set<String> = ["id", "pubkey", "created_at", "kind", "tags", "content"]
+
     /// Reads application data from the member whose credential identity is `senderIdentity`
     /// (32 bytes). Refuses non-JSON, a signed event, a wrong id, and a `pubkey` other than the sender's
     /// (MDK: "author mismatch").
     package static func decode(_ bytes: [UInt8], senderIdentity: [UInt8]) throws -> NostrEvent {
         let rumor: NostrEvent
-        do { rumor = try NostrEvent(json: bytes, requireSignature: false) } catch {
+        do {
+            // `application-messages.md` ("Encoding"): exactly the six members, no others, no
+            // duplicate (the parser refuses duplicates), so two readers cannot see two events.
+            let value = try JSONParser.parse(bytes, maxBytes: NostrEvent.defaultMaxJSONBytes, maxDepth: 4)
+            guard let object = value.objectValue, object.allSatisfy({ Self.members.contains($0.key) || $0.key == "sig" }) else {
+                throw MLSError(.invalidValue, "application data has a member other than \(Self.members.sorted())")
+            }
+            rumor = try NostrEvent(jsonValue: value, requireSignature: false)
+        } catch let e as MLSError {
+            throw e
+        } catch {
             throw MLSError(.invalidValue, "application data is not an unsigned Nostr event")
         }
         guard rumor.sig == nil else { throw MLSError(.invalidValue, "application message carries a signature") }
