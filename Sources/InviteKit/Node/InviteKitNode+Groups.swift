@@ -52,6 +52,7 @@ extension InviteKitNode {
         // that an event that only joins the buffer appends in place; the registry keeps the rest
         // of the group as it was until the transaction below committed.
         var advanced = registry[groupID]!.group
+        let membersBefore = Set(advanced.state.memberIdentities)
         registry[groupID]!.group.buffer = MarmotEventBuffer()
         let entry = registry[groupID]!
         let receipt: MarmotReceipt
@@ -113,6 +114,17 @@ extension InviteKitNode {
             case .commitApplied(_, let added, let removed):
                 for a in added { if let key = Self.memberKey(hex: a) { emit(.memberAdded(groupID: groupID, member: key)) } }
                 for r in removed { if let key = Self.memberKey(hex: r) { emit(.memberRemoved(groupID: groupID, member: key)) } }
+            case .rolledBack(let fork, let epoch, _):
+                // What the replaced branch announced is withdrawn: the new membership's
+                // difference is reported, not the replaced commits' own changes.
+                emit(.branchReplaced(groupID: groupID, forkEpoch: fork, epoch: epoch))
+                let after = Set(advanced.state.memberIdentities)
+                for a in after.subtracting(membersBefore).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                    if let key = Self.memberKey(bytes: a) { emit(.memberAdded(groupID: groupID, member: key)) }
+                }
+                for r in membersBefore.subtracting(after).sorted(by: { $0.lexicographicallyPrecedes($1) }) where r != publicKey.rawRepresentation {
+                    if let key = Self.memberKey(bytes: r) { emit(.memberRemoved(groupID: groupID, member: key)) }
+                }
             case .removed:
                 emit(.memberRemoved(groupID: groupID, member: publicKey))
                 emit(.removedFromGroup(groupID: groupID))

@@ -31,6 +31,11 @@ public enum NodeEvent: Sendable {
     /// group stays where it was. `lostAdds` are the members it would have added (a join's
     /// Commit is built again on the new epoch when the joiner still qualifies).
     case commitRolledBack(groupID: String, commitEventID: String, lostAdds: [Secp256k1.XOnlyPublicKey])
+    /// Convergence (PROTOCOL §5.13) chose another branch of a group than the one this node had
+    /// applied from `forkEpoch` on: the group is now at `epoch` on the selected branch. The
+    /// changes the replaced commits announced did not happen; ``memberAdded(groupID:member:)``
+    /// and ``memberRemoved(groupID:member:)`` follow for the membership the new branch differs in.
+    case branchReplaced(groupID: String, forkEpoch: UInt64, epoch: UInt64)
     /// A Commit (own or received) added `member`.
     case memberAdded(groupID: String, member: Secp256k1.XOnlyPublicKey)
     /// A Commit (own or received) removed `member` (this node too, followed by
@@ -61,7 +66,7 @@ extension NodeEvent: CustomStringConvertible {
     public var groupID: String? {
         switch self {
         case .joined(_, let id, _), .messageDelivered(let id, _), .messageFailed(let id, _), .commitConfirmed(let id, _, _),
-             .commitRolledBack(let id, _, _), .memberAdded(let id, _), .memberRemoved(let id, _), .removedFromGroup(let id),
+             .commitRolledBack(let id, _, _), .branchReplaced(let id, _, _), .memberAdded(let id, _), .memberRemoved(let id, _), .removedFromGroup(let id),
              .approvalRequested(let id, _, _), .bufferedEventsEvicted(let id, _):
             return id
         case .messageReceived(let m), .messageQueued(let m):
@@ -86,6 +91,7 @@ extension NodeEvent: CustomStringConvertible {
         case .messageFailed(let group, let id): return "message \(id) failed in \(group)"
         case .commitConfirmed(let group, let id, let epoch): return "commit \(id) confirmed in \(group), epoch \(epoch)"
         case .commitRolledBack(let group, let id, let lost): return "commit \(id) rolled back in \(group) (\(lost.count) lost adds)"
+        case .branchReplaced(let group, let fork, let epoch): return "branch of \(group) replaced from epoch \(fork), now at \(epoch)"
         case .memberAdded(let group, let member): return "member \(member.hex) added to \(group)"
         case .memberRemoved(let group, let member): return "member \(member.hex) removed from \(group)"
         case .removedFromGroup(let group): return "removed from \(group)"
