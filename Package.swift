@@ -53,18 +53,23 @@ let package = Package(
         .executableTarget(name: "invitekit-node-app", dependencies: ["InviteKit"], path: "Tests/InviteKitNodeApp"),
         // Layer 4: content types, sealed kinds, join flow, the node; re-exports the layers below.
         .target(name: "InviteKit", dependencies: ["InviteKitInvites", "InviteKitMLS", "InviteKitRelay", "InviteKitNostr", "InviteKitCrypto", "InviteKitStore"]),
-        // Not library: vector suite runners (one result type), the demo story, the relay bench.
+        // Not library: vector suite runners (one result type), the demo story, the benches.
         // Used by the CLI and the tests only; no product exports them.
         // MDK's portable conformance scenarios run against InviteKit's engine (PROTOCOL §5.13).
         .target(name: "InviteKitConformance", dependencies: ["InviteKitMLS", "InviteKitNostr", "InviteKitCrypto"], exclude: ["README.md"]),
         .target(name: "InviteKitVectors", dependencies: ["InviteKit", "InviteKitConformance"]),
         .target(name: "InviteKitDemo", dependencies: ["InviteKit"]),
         .target(name: "InviteKitRelayBench", dependencies: ["InviteKitRelay", "InviteKitNostr", "InviteKitCrypto"]),
+        // `invitekit bench`: every layer's cases, the node's and the store's figures. It imports
+        // the library targets; none of them imports it.
+        .target(name: "InviteKitBench", dependencies: [
+            "InviteKit", "InviteKitStore", "InviteKitMLS", "InviteKitNostr", "InviteKitCrypto",
+            "CSecp256k1", "CSodium",  // the C floor calls the libraries directly
+        ]),
         .executableTarget(
             name: "invitekit",
             dependencies: [
-                "InviteKit", "InviteKitStore", "InviteKitVectors", "InviteKitConformance", "InviteKitDemo", "InviteKitRelayBench",
-                "CSecp256k1", "CSodium",  // the bench's C floor calls the libraries directly
+                "InviteKit", "InviteKitStore", "InviteKitVectors", "InviteKitConformance", "InviteKitDemo", "InviteKitRelayBench", "InviteKitBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

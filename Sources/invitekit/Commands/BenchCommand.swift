@@ -1,5 +1,6 @@
 import ArgumentParser
 import InviteKit
+import InviteKitBench
 import InviteKitRelayBench
 import Foundation
 
@@ -24,12 +25,12 @@ struct BenchCommand: AsyncParsableCommand {
                 var report = try await NodeBenchmarks.run(flood: count == 1000 ? 5000 : count, relayURL: relay)
                 // At 1,000 members: 50 commits, then messages (and, over a real relay, CLI sends).
                 try await NodeBenchmarks.groupThroughNode(size: 1000, commits: 50, messages: 20, relayURL: relay, cliSends: relay == nil ? 0 : 10,
-                                                          into: &report)
+                                                          nodeSends: 20, into: &report)
                 var lines = report.lines
                 if LargeGroupBenchmarks.largeEnabled {
                     var large = NodeBenchmarks.Report()
                     try await NodeBenchmarks.groupThroughNode(size: 10_000, commits: 10, messages: 10, relayURL: relay, cliSends: relay == nil ? 0 : 5,
-                                                              into: &large)
+                                                              nodeSends: 10, into: &large)
                     lines += large.groupLines
                 }
                 if json {
@@ -138,12 +139,5 @@ struct BenchCommand: AsyncParsableCommand {
             return o.string
         }
         StdIO.printLine("[" + items.joined(separator: ",\n ") + "]")
-    }
-}
-
-/// Every layer's benchmark cases.
-enum BenchRegistry {
-    static func cases() throws -> [BenchCase] {
-        try NostrBenchmarks.cases() + InviteBenchmarks.cases() + MLSBenchmarks.cases() + GroupScaleBenchmarks.cases() + LargeGroupBenchmarks.cases()
     }
 }

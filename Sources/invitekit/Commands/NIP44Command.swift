@@ -32,19 +32,8 @@ struct NIP44Command: ParsableCommand {
         func run() throws {
             try runReportingErrors {
                 let ck = try keys.conversationKey()
-                StdIO.write(try NIP44.decrypt(payloadText(try StdIO.readAll()), conversationKey: ck))
+                StdIO.write(try NIP44.decrypt(NIP44.payloadText(try StdIO.readAll()), conversationKey: ck))
             }
         }
-    }
-
-    /// The payload on stdin without surrounding ASCII whitespace. Trimmed as bytes: Foundation's
-    /// `trimmingCharacters` bridged the whole payload through UTF-16 and was 70 % of the time
-    /// `nip44 decrypt` took for 16 MiB (issue 13; see the `nip44.cli.decrypt.16MiB` bench case).
-    static func payloadText(_ bytes: [UInt8]) -> String {
-        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (0x09...0x0D).contains(b) }
-        var start = 0, end = bytes.count
-        while start < end, isSpace(bytes[start]) { start += 1 }
-        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }

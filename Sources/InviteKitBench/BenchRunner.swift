@@ -1,10 +1,12 @@
 import Foundation
 
 /// Runs cases for a time budget each and reports µs/op, ops/s and peak memory.
-struct BenchRunner {
-    var budgetSeconds = 0.4
+package struct BenchRunner {
+    let budgetSeconds: Double
 
-    func run(_ cases: [BenchCase]) throws -> [BenchResult] {
+    package init(budgetSeconds: Double = 0.4) { self.budgetSeconds = budgetSeconds }
+
+    package func run(_ cases: [BenchCase]) throws -> [BenchResult] {
         var results = [BenchResult]()
         for c in cases {
             let before = Self.peakRSSKiB()

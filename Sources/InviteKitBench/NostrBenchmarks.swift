@@ -1,5 +1,6 @@
 import Foundation
 import InviteKit
+import InviteKitNostr
 
 /// Foundation and Nostr-layer operations.
 enum NostrBenchmarks {
@@ -38,7 +39,7 @@ enum NostrBenchmarks {
         cases += [
             BenchCase("nip44.encrypt.16MiB.cli", bytesPerOp: big.count) { _ = try NIP44.encrypt(big, conversationKey: ck) },
             BenchCase("nip44.decrypt.16MiB.cli", bytesPerOp: big.count) {
-                _ = try NIP44.decrypt(NIP44Command.payloadText(bigPayload), conversationKey: ck)
+                _ = try NIP44.decrypt(NIP44.payloadText(bigPayload), conversationKey: ck)
             },
             BenchCase("nip44.decrypt.16MiB.cli-foundation-trim", bytesPerOp: big.count) {
                 let text = String(decoding: bigPayload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

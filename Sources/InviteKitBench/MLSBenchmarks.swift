@@ -34,22 +34,9 @@ enum MLSBenchmarks {
         }
     }
 
-    final class Lazy: @unchecked Sendable {
-        // Safe: the bench runner calls one case at a time, from one task.
-        private let size: Int
-        private var value: Fixture?
-        init(size: Int) { self.size = size }
-        func get() throws -> Fixture {
-            if let value { return value }
-            let f = try Fixture(size: size)
-            value = f
-            return f
-        }
-    }
-
     static func cases() throws -> [BenchCase] {
-        let fixture = Lazy(size: 1000)
-        let pair = Lazy(size: 2)
+        let fixture = BenchLazy { try Fixture(size: 1000) }
+        let pair = BenchLazy { try Fixture(size: 2) }
         let rng = SystemRandom()
         let kp = try KeyPackageBundle.create(identity: rng.bytes(32), lifetime: Lifetime(notBefore: 0, notAfter: .max), lastResort: false)
         let hpke = HPKE(aead: .aes128gcm)
@@ -74,7 +61,7 @@ enum MLSBenchmarks {
                 _ = try receiver.processMessage(sealed)
             },
         ] + [10, 100].map { n in
-            let smaller = Lazy(size: n)
+            let smaller = BenchLazy { try Fixture(size: n) }
             return BenchCase("mls.commit.add1.n\(n)") {
                 let f = try smaller.get()
                 _ = try f.admin.makeCommit(MarmotCommitRequest(adds: [f.newcomer.keyPackage]), rng: rng)

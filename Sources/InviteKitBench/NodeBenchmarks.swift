@@ -8,8 +8,8 @@ import InviteKitStore
 /// `invitekit bench --node`: figures of the path apps run, `InviteKitNode.run()` with its store
 /// on disk, over an in-memory relay (so the relay's own cost stays small and the same each run),
 /// or over `--relay URL`.
-enum NodeBenchmarks {
-    struct Report {
+package enum NodeBenchmarks {
+    package struct Report {
         var floodEvents = 0
         var floodSeconds = 0.0
         var messageAfterFloodSeconds = 0.0
@@ -25,8 +25,11 @@ enum NodeBenchmarks {
         var stateSaveMs: [Double] = []
         var messageMs: [Double] = []
         var cliSendMs: [Double] = []
+        var nodeSendMs: [Double] = []
 
-        var lines: [(String, String)] { (floodEvents > 0 ? floodLines : []) + groupLines }
+        package init() {}
+
+        package var lines: [(String, String)] { (floodEvents > 0 ? floodLines : []) + groupLines }
         var floodLines: [(String, String)] {
             [
                 ("node: junk kind-445 events/s absorbed live by run() (flood of \(floodEvents); 2 nodes, relay, sender share the cores)",
@@ -37,7 +40,7 @@ enum NodeBenchmarks {
                 ("node: message send → received through run(), median ms (\(roundTripsMs.count))", String(format: "%.1f", median(roundTripsMs))),
             ]
         }
-        var groupLines: [(String, String)] {
+        package var groupLines: [(String, String)] {
             var out: [(String, String)] = []
             if !commitMs.isEmpty {
                 out.append(("node: add commit processed and saved through run() at \(commitMembers) members, relay → memberAdded, median ms (\(commitMs.count))",
@@ -55,6 +58,12 @@ enum NodeBenchmarks {
                 out.append(("node: message processed and saved through run() at \(commitMembers) members, relay → messageReceived, median ms (\(messageMs.count))",
                             String(format: "%.1f", median(messageMs))))
             }
+            if !nodeSendMs.isEmpty {
+                // The same step as the CLI row below without a process start or a home to open:
+                // the send's transaction, then run() publishing it, until the relay's OK.
+                out.append(("node: in-process InviteKitNode.send at \(commitMembers) members, call → relay OK (messageDelivered), median ms (\(nodeSendMs.count))",
+                            String(format: "%.1f", median(nodeSendMs))))
+            }
             if !cliSendMs.isEmpty {
                 out.append(("node: `invitekit group send` wall time at \(commitMembers) members, process start → relay OK → exit, median ms (\(cliSendMs.count))",
                             String(format: "%.1f", median(cliSendMs))))
@@ -70,7 +79,7 @@ enum NodeBenchmarks {
 
     /// Over an in-memory relay, or with `relayURL` over that relay (WebSocket, one connection
     /// per node and one for the sender of the junk).
-    static func run(flood: Int, relayURL: String? = nil) async throws -> Report {
+    package static func run(flood: Int, relayURL: String? = nil) async throws -> Report {
         let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-node-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let memory = InMemoryRelay(url: "wss://bench.invitekit.invalid")
@@ -157,7 +166,9 @@ enum NodeBenchmarks {
     /// follow the committed transaction. Then its stored state is measured (bytes against the
     /// tree's, save and load); with `relayURL` (a real relay), `invitekit group send` is run
     /// `cliSends` times on the node's home, each timed from process start to exit (relay `OK`).
-    static func groupThroughNode(size: Int, commits: Int, messages: Int, relayURL: String? = nil, cliSends: Int = 0,
+    /// Before that, over either relay, the node itself sends `nodeSends` messages, each timed from
+    /// ``InviteKitNode/send(_:to:)`` to its `messageDelivered` (the relay's `OK`).
+    package static func groupThroughNode(size: Int, commits: Int, messages: Int, relayURL: String? = nil, cliSends: Int = 0, nodeSends: Int = 0,
                                  into report: inout Report) async throws {
         let root = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-node-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -166,7 +177,7 @@ enum NodeBenchmarks {
         let relay: any NostrRelayConnection = relayURL.map { WebSocketRelayClient(url: $0) } ?? memory
         let built = try LargeGroupBenchmarks.Built(size: size, budget: .standard)
         let member = try built.join()
-        guard let key = built.lastKey else { throw CLIFailure("the \(size)-member group has no last joiner") }
+        guard let key = built.lastKey else { throw BenchFailure("the \(size)-member group has no last joiner") }
         let home = StoreHome(directory: root + "/member")
         try InviteKitNode.initialize(home: home, relays: [url], importing: key.rawRepresentation)
         let groupID = Hex.encode(member.state.groupID)
@@ -206,6 +217,12 @@ enum NodeBenchmarks {
                 try await waitForMessage(events, text)
                 report.messageMs.append(ms(ContinuousClock.now - start))
             }
+            for i in 0..<nodeSends {
+                let start = ContinuousClock.now
+                let id = try await node.send("in-process \(i)", to: groupID)
+                for await e in events { if case .messageDelivered(_, let delivered) = e, delivered == id { break } }
+                report.nodeSendMs.append(ms(ContinuousClock.now - start))
+            }
             runner.cancel()
             _ = await runner.result
             await node.shutdown()
@@ -216,7 +233,7 @@ enum NodeBenchmarks {
         report.commitsBeforeState = commits + 1
         let (row, chunks) = try Store.open(path: home.databasePath).read { tx in (try tx.groups.get(id: groupID), try tx.treeChunks.all(groupID: groupID)) }
         guard let stored = row?.state, row?.engineVersion == MarmotMLSGroup.engineVersion else {
-            throw CLIFailure("the node did not store the group with its tree apart")
+            throw BenchFailure("the node did not store the group with its tree apart")
         }
         report.commitStateBytes = stored.count
         report.treeChunkBytes = chunks.reduce(0) { $0 + $1.count }
@@ -228,7 +245,7 @@ enum NodeBenchmarks {
             report.stateLoadMs.append(ms(ContinuousClock.now - start))
             start = ContinuousClock.now
             _ = loaded.serializedWithoutTree()
-            guard loaded.state.tree.storedChunks(changedSince: tree).isEmpty else { throw CLIFailure("an unchanged tree has chunks to save") }
+            guard loaded.state.tree.storedChunks(changedSince: tree).isEmpty else { throw BenchFailure("an unchanged tree has chunks to save") }
             report.stateSaveMs.append(ms(ContinuousClock.now - start))
         }
         if relayURL != nil {
@@ -248,7 +265,7 @@ enum NodeBenchmarks {
         try process.run()
         process.waitUntilExit()
         let elapsed = ms(ContinuousClock.now - start)
-        guard process.terminationStatus == 0 else { throw CLIFailure("invitekit group send exited \(process.terminationStatus)") }
+        guard process.terminationStatus == 0 else { throw BenchFailure("invitekit group send exited \(process.terminationStatus)") }
         return elapsed
     }
 
@@ -256,7 +273,7 @@ enum NodeBenchmarks {
         for await e in events {
             if case .messageReceived(let m) = e, m.content == text { return }
         }
-        throw CLIFailure("the node stopped before \"\(text)\" arrived")
+        throw BenchFailure("the node stopped before \"\(text)\" arrived")
     }
 
     static func seconds(_ d: Duration) -> Double { Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18 }

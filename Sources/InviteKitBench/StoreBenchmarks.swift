@@ -5,24 +5,24 @@ import InviteKitStore
 /// `invitekit bench --store`: the durable store's figures on this machine, on a real on-disk
 /// database (WAL, `synchronous = FULL` except where `Store.Durability.deferred` says), each
 /// state change its own transaction.
-enum StoreBenchmarks {
-    struct Report {
-        var decisions = 0
-        var decisionsPerSecond = 0.0
-        var decisionsWithReplyPerSecond = 0.0
-        var messages = 0
-        var messagesPerSecond = 0.0
-        var messagesImmediatePerSecond = 0.0
-        var messagesBatchedPerSecond = 0.0
-        var catchUpCount = 0
-        var catchUpSkipped = 0
-        var catchUpSeconds = 0.0
-        var catchUpPeakGrowthKiB = 0
-        var coldCatchUpSeconds = 0.0
-        var coldCatchUpPeakGrowthKiB = 0
-        var peakRSSKiB = 0
+package enum StoreBenchmarks {
+    package struct Report {
+        package var decisions = 0
+        package var decisionsPerSecond = 0.0
+        package var decisionsWithReplyPerSecond = 0.0
+        package var messages = 0
+        package var messagesPerSecond = 0.0
+        package var messagesImmediatePerSecond = 0.0
+        package var messagesBatchedPerSecond = 0.0
+        package var catchUpCount = 0
+        package var catchUpSkipped = 0
+        package var catchUpSeconds = 0.0
+        package var catchUpPeakGrowthKiB = 0
+        package var coldCatchUpSeconds = 0.0
+        package var coldCatchUpPeakGrowthKiB = 0
+        package var peakRSSKiB = 0
 
-        var lines: [(String, String)] {
+        package var lines: [(String, String)] {
             [("join-request decisions/s (storage, 1 tx each)", String(format: "%.0f", decisionsPerSecond)),
              ("join-request decisions/s (+ gift-wrapped reply)", String(format: "%.0f", decisionsWithReplyPerSecond)),
              ("messages/s (1 tx each, deferred sync)", String(format: "%.0f", messagesPerSecond)),
@@ -36,7 +36,7 @@ enum StoreBenchmarks {
         }
     }
 
-    static func run(count: Int, decisions: Int = 1000, messages: Int = 5000) throws -> Report {
+    package static func run(count: Int, decisions: Int = 1000, messages: Int = 5000) throws -> Report {
         let dir = (NSTemporaryDirectory() as NSString).appendingPathComponent("invitekit-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -149,7 +149,7 @@ enum StoreBenchmarks {
 
     private static func writeWraps(count: Int, to path: String, from sender: Secp256k1.PrivateKey, to recipient: Secp256k1.PrivateKey,
                                    rng: RandomSource) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw CLIFailure("cannot create \(path)") }
+        guard FileManager.default.createFile(atPath: path, contents: nil) else { throw BenchFailure("cannot create \(path)") }
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? out.close() }
         let key = try NIP44.ConversationKey(privateKey: sender, publicKey: recipient.publicKey)
@@ -184,31 +184,5 @@ enum StoreBenchmarks {
         }
         try flushLine(pending[...])
         if !page.isEmpty { try body(page) }
-    }
-}
-
-/// Prints ``StoreBenchmarks`` for `bench --store`.
-enum StoreBenchCommandOutput {
-    static func run(count: Int, json: Bool) throws {
-        let report = try StoreBenchmarks.run(count: count)
-        if json {
-            var o = JSONOutput()
-            o.add("decisions_per_s", report.decisionsPerSecond)
-            o.add("decisions_with_reply_per_s", report.decisionsWithReplyPerSecond)
-            o.add("messages_per_s", report.messagesPerSecond)
-            o.add("messages_immediate_per_s", report.messagesImmediatePerSecond)
-            o.add("messages_batched_per_s", report.messagesBatchedPerSecond)
-            o.add("catch_up_count", report.catchUpCount)
-            o.add("catch_up_skipped", report.catchUpSkipped)
-            o.add("catch_up_s", report.catchUpSeconds)
-            o.add("catch_up_peak_growth_kib", report.catchUpPeakGrowthKiB)
-            o.add("cold_catch_up_s", report.coldCatchUpSeconds)
-            o.add("cold_catch_up_peak_growth_kib", report.coldCatchUpPeakGrowthKiB)
-            o.add("peak_rss_kib", report.peakRSSKiB)
-            StdIO.printLine(o.string)
-        } else {
-            for (name, value) in report.lines { StdIO.printLine(name.padding(toLength: 52, withPad: " ", startingAt: 0) + value) }
-        }
-        if report.catchUpSkipped != report.catchUpCount { throw CLIFailure("catch-up skipped \(report.catchUpSkipped) of \(report.catchUpCount)") }
     }
 }

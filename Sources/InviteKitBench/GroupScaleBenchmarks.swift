@@ -11,7 +11,7 @@ import InviteKitMLS
 /// makes a self-update, so every node of the admin's copath has a key (the state a group reaches
 /// once members have updated; a tree fresh from one big add would make every path encrypt to
 /// every leaf). `bytes_per_op` of the commit cases is the kind-445 event content size.
-enum GroupScaleBenchmarks {
+package enum GroupScaleBenchmarks {
     final class Fixture: @unchecked Sendable {
         // Safe: the bench runner calls one case at a time, from one task.
         let admin: MLSGroupState
@@ -79,27 +79,21 @@ enum GroupScaleBenchmarks {
         }
     }
 
-    final class Lazy: @unchecked Sendable {
-        // Safe: the bench runner calls one case at a time, from one task.
-        private let size: Int
-        private let profile: MarmotWireProfile
-        private var value: Fixture?
-        init(size: Int, profile: MarmotWireProfile = .mip) { self.size = size; self.profile = profile }
-        func get() throws -> Fixture {
-            if let value { return value }
+    /// The fixture of `size` members, built on first use; its sizes become rows then.
+    static func lazyFixture(size: Int, profile: MarmotWireProfile = .mip) -> BenchLazy<Fixture> {
+        BenchLazy {
             let f = try Fixture(size: size, profile: profile)
-            value = f
             let suffix = profile == .mip ? "" : " (current profile)"
-            GroupScaleBenchmarks.sizes.append(("group-scale add-1 content \(size)\(suffix)", f.addContentBytes))
-            GroupScaleBenchmarks.sizes.append(("group-scale self-update content \(size)\(suffix)", f.selfUpdateContentBytes))
-            GroupScaleBenchmarks.sizes.append(("group-scale engine state bytes \(size)\(suffix)", f.stateBytes.count))
-            StdIO.writeError(Array("group-scale: built the \(size)-member group in \(String(format: "%.1f", f.setupSeconds)) s; add commit content \(f.addContentBytes) B, self-update content \(f.selfUpdateContentBytes) B\n".utf8))
+            sizes.append(("group-scale add-1 content \(size)\(suffix)", f.addContentBytes))
+            sizes.append(("group-scale self-update content \(size)\(suffix)", f.selfUpdateContentBytes))
+            sizes.append(("group-scale engine state bytes \(size)\(suffix)", f.stateBytes.count))
+            BenchLog.progress("group-scale: built the \(size)-member group in \(String(format: "%.1f", f.setupSeconds)) s; add commit content \(f.addContentBytes) B, self-update content \(f.selfUpdateContentBytes) B")
             return f
         }
     }
 
     static func cases() -> [BenchCase] {
-        let small = Lazy(size: 1000), large = Lazy(size: 10_000), current = Lazy(size: 1000, profile: .current)
+        let small = lazyFixture(size: 1000), large = lazyFixture(size: 10_000), current = lazyFixture(size: 1000, profile: .current)
         let rng = SeededRandom(seed: 7)
         let junk = JunkFixture()
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -222,5 +216,5 @@ enum GroupScaleBenchmarks {
 
     /// Sizes measured while building the fixtures (kind-445 content bytes), printed by the bench
     /// command as rows of their own. Written from the bench's one thread only.
-    nonisolated(unsafe) static var sizes: [(name: String, bytes: Int)] = []
+    nonisolated(unsafe) package static var sizes: [(name: String, bytes: Int)] = []
 }

@@ -4,7 +4,7 @@ import Foundation
 
 /// The same work as the Swift cases, through libsecp256k1 and libsodium called directly: the
 /// floor each Swift figure is compared with.
-enum CFloorBenchmarks {
+package enum CFloorBenchmarks {
     nonisolated(unsafe) static let ctx: OpaquePointer = {
         _ = sodium_init()
         let c = secp256k1_context_create(UInt32(SECP256K1_CONTEXT_NONE))!
@@ -13,7 +13,7 @@ enum CFloorBenchmarks {
         return c
     }()
 
-    static func cases() -> [BenchCase] {
+    package static func cases() -> [BenchCase] {
         var sk = [UInt8](repeating: 0, count: 32)
         randombytes_buf(&sk, 32); sk[0] &= 0x7f
         var kp = secp256k1_keypair()

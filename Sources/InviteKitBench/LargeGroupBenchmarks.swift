@@ -13,16 +13,16 @@ import InviteKitMLS
 /// add-1 Commit, the chunks, its Welcome) is the "one join" the rows count and the timed case
 /// repeats. "fresh": one unbudgeted Commit adds everyone (no fill), to show what the fill fixes;
 /// its commits are built without a budget to measure them.
-enum LargeGroupBenchmarks {
-    struct Row {
-        let name: String
-        let value: Int
-        let unit: String
+package enum LargeGroupBenchmarks {
+    package struct Row {
+        package let name: String
+        package let value: Int
+        package let unit: String
     }
 
     /// Rows measured while building the fixtures, printed by the bench command. Written from the
     /// bench's one thread only.
-    nonisolated(unsafe) static var rows: [Row] = []
+    nonisolated(unsafe) package static var rows: [Row] = []
 
     static let relays = ["wss://relay.invitekit.invalid"]
     static let now: Int64 = 1_800_000_000
@@ -37,6 +37,10 @@ enum LargeGroupBenchmarks {
         private(set) var lastWrap: NostrEvent?
         private(set) var lastKey: Secp256k1.PrivateKey?
         private(set) var lastChunks: [NostrEvent] = []
+        /// The admin's key and the last joiner's Welcome rumor as read back: the largest-group
+        /// search re-sends that Welcome with chunk lists of other lengths.
+        let adminKey: Secp256k1.PrivateKey
+        private(set) var lastWelcome: MarmotWelcomeRumor.Parsed?
         var largestEvent = 0
         var events = 0
         var addCommits = 0
@@ -44,7 +48,6 @@ enum LargeGroupBenchmarks {
         var joinEvents = 0
         var joinBytes = 0
         var joinLargestEvent = 0
-        var ownWelcomeBytes = 0
         var treeBytes = 0
         var seconds = 0.0
 
@@ -52,7 +55,7 @@ enum LargeGroupBenchmarks {
             self.size = size
             let start = ContinuousClock.now
             let rng = SeededRandom(seed: UInt64(size) &+ 19)
-            let adminKey = Secp256k1.PrivateKey(using: rng)
+            adminKey = Secp256k1.PrivateKey(using: rng)
             let (_, adminBundle) = try KeyPackageEvent.create(nostrKey: adminKey, relays: LargeGroupBenchmarks.relays, lastResort: false,
                                                               now: LargeGroupBenchmarks.now)
             admin = try MarmotGroup<MLSGroupState>.create(creator: adminBundle, name: "bench", relays: LargeGroupBenchmarks.relays, rng: rng)
@@ -96,7 +99,7 @@ enum LargeGroupBenchmarks {
             joinBytes = lastCommitBytes + release.events.reduce(0) { $0 + EventBudget.wireBytes($1) }
             joinLargestEvent = max(lastCommitBytes, release.events.map(EventBudget.wireBytes).max() ?? 0)
             let parsed = try MarmotWelcomeRumor.parse(try GiftWrap.unwrap(delivery.wrap, recipient: keys[delivery.recipient]!).rumor)
-            ownWelcomeBytes = parsed.welcomeMessage.count
+            lastWelcome = parsed
             treeBytes = admin.state.tree.tlsSerialized.count
             let d = ContinuousClock.now - start
             seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
@@ -173,16 +176,10 @@ enum LargeGroupBenchmarks {
         return try commitSizes(admin: g, rng: rng)
     }
 
-    final class Lazy: @unchecked Sendable {
-        // Safe: the bench runner calls one case at a time, from one task.
-        private let size: Int
-        private var value: Built?
-        init(size: Int) { self.size = size }
-        func get() throws -> Built {
-            if let value { return value }
-            let b = try Built(size: size, budget: .standard)
-            value = b
-            let n = size
+    /// The `size`-member group, built on first use; its rows are recorded then.
+    static func lazyBuilt(size n: Int) -> BenchLazy<Built> {
+        BenchLazy {
+            let b = try Built(size: n, budget: .standard)
             rows.append(Row(name: "group-scale built \(n): events", value: b.events, unit: "events"))
             rows.append(Row(name: "group-scale built \(n): add commits", value: b.addCommits, unit: "commits"))
             rows.append(Row(name: "group-scale built \(n): fill commits", value: b.fillCommits, unit: "commits"))
@@ -197,43 +194,25 @@ enum LargeGroupBenchmarks {
             rows.append(Row(name: "group-scale built \(n): admin remove", value: s.remove, unit: "bytes"))
             rows.append(Row(name: "group-scale built \(n): admin add-1", value: s.add, unit: "bytes"))
             rows.append(Row(name: "group-scale built \(n): worst member path", value: s.worstPath, unit: "ciphertexts"))
-            if n == 10_000 { rows.append(Row(name: "group-scale largest joinable group", value: largestJoinable(b), unit: "members")) }
+            let largest = try LargestJoinableGroup.search(from: b)
+            rows.append(Row(name: "group-scale largest group a joiner can enter (tree bytes/member of the \(n)-member group)",
+                            value: largest, unit: "members"))
             let f = try fresh(size: n)
             rows.append(Row(name: "group-scale fresh \(n): admin self-update", value: f.selfUpdate, unit: "bytes"))
             rows.append(Row(name: "group-scale fresh \(n): admin remove", value: f.remove, unit: "bytes"))
             rows.append(Row(name: "group-scale fresh \(n): admin add-1", value: f.add, unit: "bytes"))
             rows.append(Row(name: "group-scale fresh \(n): worst member path", value: f.worstPath, unit: "ciphertexts"))
-            StdIO.writeError(Array("group-scale: built the \(n)-member group under 64 KiB in \(String(format: "%.1f", b.seconds)) s: \(b.events) events, largest \(b.largestEvent) B\n".utf8))
+            BenchLog.progress("group-scale: built the \(n)-member group under 64 KiB in \(String(format: "%.1f", b.seconds)) s: \(b.events) events, largest \(b.largestEvent) B; a joiner can enter \(largest) members")
             return b
         }
     }
 
-    /// The largest group whose join keeps every event within the default budget, from the
-    /// 10,000-member figures: the Welcome must name every chunk (ids in its `tree_chunks` tag), each
-    /// chunk carries a fixed share of the tree, and the tree grows by `treeBytes / size` a member.
-    /// Commits stay bounded by the fill rule whatever the size.
-    static func largestJoinable(_ b: Built) -> Int {
-        let budget = EventBudget.standard
-        let zeros = String(repeating: "0", count: 64)
-        var n = 1
-        while n < RatchetTreeChunks.maxChunks {
-            let tags = [["relays"] + relays, ["e", zeros], ["client", KeyPackageEvent.clientName], ["encoding", "base64"],
-                        ["tree_chunks", zeros, "99999999"] + Array(repeating: zeros, count: n + 1)]
-            let rumor = NostrEvent(id: zeros, pubkey: zeros, createdAt: now, kind: 444, tags: tags, content: "", sig: nil).jsonBytes.count
-            if budget.maxWelcomeMessageBytes(rumorOverheadBytes: rumor) < b.ownWelcomeBytes { break }
-            n += 1
-        }
-        let perChunk = RatchetTreeChunks.chunkCapacity(budget: budget, now: now)
-        let maxTree = min(n * perChunk, RatchetTreeChunks.maxTreeBytes)
-        return Int(Double(maxTree) / (Double(b.treeBytes) / Double(b.size)))
-    }
-
     /// The 10,000-member build grows the group commit by commit (~1,300 events, each built and
     /// checked); it runs only with `INVITEKIT_BENCH_LARGE=1`.
-    static var largeEnabled: Bool { ProcessInfo.processInfo.environment["INVITEKIT_BENCH_LARGE"] == "1" }
+    package static var largeEnabled: Bool { ProcessInfo.processInfo.environment["INVITEKIT_BENCH_LARGE"] == "1" }
 
     static func cases() -> [BenchCase] {
-        let small = Lazy(size: 1000), large = Lazy(size: 10_000)
+        let small = lazyBuilt(size: 1000), large = lazyBuilt(size: 10_000)
         return [
             BenchCase("group-scale large join 1000") { _ = try small.get().join() },
         ] + (largeEnabled ? [BenchCase("group-scale large join 10000") { _ = try large.get().join() }] : [])
