@@ -1,6 +1,7 @@
 /// Every layer's benchmark cases.
 package enum BenchRegistry {
     package static func cases() throws -> [BenchCase] {
-        try NostrBenchmarks.cases() + InviteBenchmarks.cases() + MLSBenchmarks.cases() + GroupScaleBenchmarks.cases() + LargeGroupBenchmarks.cases()
+        try NostrBenchmarks.cases() + InviteBenchmarks.cases() + MLSBenchmarks.cases() + ConvergenceBenchmarks.cases() + GroupScaleBenchmarks.cases()
+            + LargeGroupBenchmarks.cases()
     }
 }
