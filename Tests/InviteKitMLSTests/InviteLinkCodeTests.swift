@@ -1,5 +1,5 @@
 import InviteKitCrypto
-@testable import InviteKitMLS
+import InviteKitMLS
 import InviteKitNostr
 import InviteKitTestSupport
 import XCTest
@@ -105,7 +105,7 @@ final class InviteLinkCodeTests: XCTestCase {
         let tail = Array(long.suffix(21))  // 14 13 "wss://relay.example"
         XCTAssertEqual(tail.prefix(2), [0x14, 0x13])
         long.removeLast(21)
-        assertBytesRefused(long + [0x15, 0x40, 0x13] + tail.dropFirst(2))
+        assertBytesRefused(long + [0x15, 0x40, 0x13] + Array(tail.dropFirst(2)))
         assertRefused(InviteCodeV1.bech32m(of: F.codeBytes(relays: ["wss://a.example"], version: 2)), "version")
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 import InviteKitCrypto
-@testable import InviteKitMLS
+import InviteKitMLS
 import InviteKitTestSupport
 
 /// The spec's invite-links v1 fixture and small builders for the InviteLink*Tests.

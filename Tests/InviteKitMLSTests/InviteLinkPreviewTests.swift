@@ -1,5 +1,5 @@
 import InviteKitCrypto
-@testable import InviteKitMLS
+import InviteKitMLS
 import InviteKitTestSupport
 import XCTest
 
@@ -14,7 +14,7 @@ final class InviteLinkPreviewTests: XCTestCase {
                                    approvalMode: .manual, name: name, description: "", imageType: imageType, image: image)
     }
 
-    func assertRefused(_ body: @autoclosure () throws -> Any, _ code: MLSError.Code = .invalidInvitePreview,
+    func assertRefused<T>(_ body: @autoclosure () throws -> T, _ code: MLSError.Code = .invalidInvitePreview,
                        file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try body(), file: file, line: line) {
             XCTAssertEqual(($0 as? MLSError)?.code, code, "\($0)", file: file, line: line)

@@ -1,5 +1,5 @@
 import InviteKitCrypto
-@testable import InviteKitMLS
+import InviteKitMLS
 import InviteKitTestSupport
 import XCTest
 
@@ -8,7 +8,7 @@ import XCTest
 final class InviteLinkRecordTests: XCTestCase {
     typealias F = InviteLinkFixture
 
-    func assertRecordRefused(_ body: @autoclosure () throws -> Any, _ code: MLSError.Code = .invalidInviteRecord, _ detail: String? = nil,
+    func assertRecordRefused<T>(_ body: @autoclosure () throws -> T, _ code: MLSError.Code = .invalidInviteRecord, _ detail: String? = nil,
                              file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try body(), file: file, line: line) {
             let e = $0 as? MLSError

@@ -1,5 +1,5 @@
 import InviteKitCrypto
-@testable import InviteKitMLS
+import InviteKitMLS
 import InviteKitTestSupport
 import XCTest
 

@@ -1,5 +1,5 @@
 import InviteKitTestSupport
-@testable import InviteKitVectors
+import InviteKitVectors
 import XCTest
 
 /// The `marmot-invite-links` vector suite passes every case of the spec's fixture, and fails

@@ -22,13 +22,14 @@ public enum InviteRelayURLList {
     public static func isValid(_ url: String) -> Bool {
         let bytes = Array(url.utf8)
         guard (1...maxURLBytes).contains(bytes.count), !bytes.contains(where: { $0 <= 0x20 || $0 == 0x7f }) else { return false }
-        guard url.hasPrefix("wss://"), !url.contains("#") else { return false }
-        let rest = url.dropFirst(6)
-        let authority = rest.prefix { $0 != "/" && $0 != "?" }
-        guard !authority.contains("@") else { return false }
-        let host = authority.hasPrefix("[") ? authority.prefix { $0 != "]" } : authority.prefix { $0 != ":" }
-        return !host.isEmpty && host != "["
+        guard bytes.starts(with: scheme), !bytes.contains(UInt8(ascii: "#")) else { return false }
+        let authority = bytes.dropFirst(scheme.count).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }
+        guard !authority.contains(UInt8(ascii: "@")) else { return false }
+        let host = authority.first == UInt8(ascii: "[") ? authority.prefix { $0 != UInt8(ascii: "]") } : authority.prefix { $0 != UInt8(ascii: ":") }
+        return !host.isEmpty && host.elementsEqual([UInt8(ascii: "[")]) == false
     }
+
+    private static let scheme = Array("wss://".utf8)
 
     /// Refuses a list outside `count`, with an invalid URL, unsorted or repeating.
     static func validate(_ urls: [String], count: ClosedRange<Int>, _ code: MLSError.Code, _ what: String) throws {
