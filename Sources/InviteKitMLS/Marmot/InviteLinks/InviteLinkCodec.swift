@@ -36,9 +36,6 @@ enum InviteLinkCodec {
         return bytes
     }
 
-    /// `opaque x<lo..hi>` written with its shortest length.
-    static func writeOpaque(_ w: inout TLSWriter, _ bytes: [UInt8]) { w.writeOpaque(bytes) }
-
     /// Refuses a field that is not exactly `count` bytes (for initialisers).
     static func require(_ bytes: [UInt8], count: Int, _ code: MLSError.Code, _ field: String) throws {
         guard bytes.count == count else { throw MLSError(code, "\(field) must be \(count) bytes, not \(bytes.count)") }

@@ -26,7 +26,7 @@ public enum InviteRelayURLList {
         let authority = bytes.dropFirst(scheme.count).prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }
         guard !authority.contains(UInt8(ascii: "@")) else { return false }
         let host = authority.first == UInt8(ascii: "[") ? authority.prefix { $0 != UInt8(ascii: "]") } : authority.prefix { $0 != UInt8(ascii: ":") }
-        return !host.isEmpty && host.elementsEqual([UInt8(ascii: "[")]) == false
+        return !host.isEmpty && !(host.count == 1 && host.first == UInt8(ascii: "["))
     }
 
     private static let scheme = Array("wss://".utf8)
