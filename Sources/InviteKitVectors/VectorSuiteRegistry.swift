@@ -9,7 +9,7 @@ package enum VectorSuiteRegistry {
     /// Every declaration, family by family; adding a suite means declaring it with its runner.
     package static let declarations: [VectorSuiteDeclaration] = NostrVectorSuites.declarations + InviteVectorSuites.declarations
         + MLSVectorSuites.declarations + ContentVectorSuites.declarations + MarmotInteropVectorSuites.declarations + MarmotCurrentVectorSuites.declarations
-            + MarmotConformanceVectorSuites.declarations
+            + MarmotConformanceVectorSuites.declarations + MarmotInviteLinkVectorSuites.declarations
 
     /// Runs every suite and holds each to its declaration.
     package static func run(directory: String) -> [VectorSuiteResult] {
@@ -18,7 +18,7 @@ package enum VectorSuiteRegistry {
             + MLSVectorSuites.results(directory: directory)
             + ContentVectorSuites.run(directory: directory)
             + MarmotInteropVectorSuites.run(directory: directory) + MarmotCurrentVectorSuites.run(directory: directory)
-                + MarmotConformanceVectorSuites.run(directory: directory)
+                + MarmotConformanceVectorSuites.run(directory: directory) + MarmotInviteLinkVectorSuites.run(directory: directory)
         return enforce(ran, directory: directory, declarations: declarations) + [inventory(directory: directory, declarations: declarations)]
     }
 

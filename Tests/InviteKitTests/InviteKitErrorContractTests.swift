@@ -45,6 +45,7 @@ final class InviteKitErrorContractTests: XCTestCase {
         }
         XCTAssertEqual(InviteKitError.from(MLSError(.eventTooLarge, "d")).code, .tooLarge)
         XCTAssertEqual(InviteKitError.from(MLSError(.treeChunksMissing, "d")).code, .welcomeFailed)
+        XCTAssertEqual(InviteKitError.from(MLSError(.invalidInviteCode, "d")).code, .inviteInvalid)
         struct Stranger: Error {}
         XCTAssertEqual(InviteKitError.from(Stranger()).code, .unknown)
     }

@@ -53,6 +53,7 @@ extension InviteKitError {
         case .invalidWelcome, .treeChunksMissing, .treeChunkInvalid, .treeHashMismatch: return .welcomeFailed
         case .notAdmin: return .notPermitted
         case .notMember: return .notAMember
+        case .invalidInviteCode, .invalidInvitePreview, .invalidInviteRecord: return .inviteInvalid  // PROTOCOL §5.14
         default: return .keyPackageInvalid
         }
     }

@@ -60,4 +60,12 @@ public enum Ed25519 {
             crypto_sign_verify_detached(signature, m.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt64(m.count), publicKey) == 0
         }
     }
+
+    /// Whether 32 bytes are a canonical encoding of an Ed25519 point on the main subgroup that
+    /// is not of small order (libsodium `crypto_core_ed25519_is_valid_point`): a usable public key.
+    public static func isValidPublicKey(_ publicKey: [UInt8]) -> Bool {
+        guard publicKey.count == 32 else { return false }
+        Sodium.ensureInitialized()
+        return crypto_core_ed25519_is_valid_point(publicKey) == 1
+    }
 }

@@ -24,6 +24,11 @@ public enum ComponentID {
     public static let accountIdentityProof: UInt16 = 0x8009
     public static let encryptedMediaV2: UInt16 = 0x800b
     public static let lifecycle: UInt16 = 0x800c
+    /// `marmot.group.invite-links.v1` (`app-components/group-invite-links-v1.md`; proposed, not
+    /// adopted; PROTOCOL §5.14): the formats are implemented, the feature is not, so it is not
+    /// advertised in ``currentProfileSupported``. Also the component id of the invite consent
+    /// signature's SafeSignWithLabel.
+    public static let inviteLinks: UInt16 = 0x800e
 
     /// InviteKit's out-of-band ratchet tree (docs/MIP-large-groups.md; PROTOCOL §5.11), from the
     /// private range, registered in PROTOCOL §5.12. A group uses tree chunks only when its required

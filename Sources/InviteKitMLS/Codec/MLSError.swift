@@ -104,6 +104,22 @@ public enum MLSErrorCodes {
         case invalidIdentityProof = "invalid_identity_proof"
         /// A leaf, KeyPackage or commit of the other Marmot profile than the group's (PROTOCOL §5.12).
         case profileMismatch = "profile_mismatch"
+        /// An invite-links entry or component 0x800e state breaks its layout or bounds
+        /// (`app-components/group-invite-links-v1.md`; PROTOCOL §5.14.1).
+        case invalidInviteLinks = "invalid_invite_links"
+        /// A replacement of component 0x800e breaks an update rule against its parent state
+        /// (`group-invite-links-v1.md` "Updates, authorization, and removal"; PROTOCOL §5.14.2).
+        case invalidInviteLinksUpdate = "invalid_invite_links_update"
+        /// A `marmot1…` invite code, its Bech32m text or its binary bytes are malformed
+        /// (`transports/nostr-invite-links.md` "Long code"; PROTOCOL §5.14.3).
+        case invalidInviteCode = "invalid_invite_code"
+        /// An invite preview plaintext or its descriptor content is malformed or out of bounds
+        /// (`nostr-invite-links.md` "Preview descriptor"; PROTOCOL §5.14.4).
+        case invalidInvitePreview = "invalid_invite_preview"
+        /// An invite request, withdrawal, status, admin record, admin batch or Nostr invite envelope
+        /// is malformed or breaks a rule of its owner (`foundation/invite-link-records.md`;
+        /// PROTOCOL §5.14.5–§5.14.8).
+        case invalidInviteRecord = "invalid_invite_record"
     }
 
 }

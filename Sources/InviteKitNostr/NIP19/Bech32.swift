@@ -1,9 +1,18 @@
-/// Bech32 (BIP-173), not bech32m: NIP-19 uses the original constant.
+/// Bech32 (BIP-173) and Bech32m (BIP-350): the one Bech32 codec. NIP-19 uses the original
+/// constant (``encode(hrp:data:)``, ``decode(_:)``); Marmot invite codes use Bech32m with their
+/// own length cap (``encode(hrp:data:variant:)``, ``decode(_:variant:maxLength:)``; PROTOCOL §5.14.3).
 ///
 /// The 90-character limit of BIP-173 is lifted (NIP-19 TLV strings exceed it); a 5,000-character
 /// cap bounds the work instead.
 public enum Bech32 {
     public static let maxLength = 5000
+
+    /// Which checksum constant: BIP-173's `1` or BIP-350's `0x2bc830a3`.
+    public enum Variant: Sendable {
+        case bech32, bech32m
+
+        var constant: UInt32 { self == .bech32 ? 1 : 0x2bc8_30a3 }
+    }
     private static let charset = Array("qpzry9x8gf2tvdw0s3jn54khce6mua7l".utf8)
     private static let reverse: [Int8] = {
         var t = [Int8](repeating: -1, count: 128)
@@ -26,11 +35,18 @@ public enum Bech32 {
         hrp.map { $0 >> 5 } + [0] + hrp.map { $0 & 31 }
     }
 
-    /// Encodes 8-bit `data` under `hrp` (lowercase).
-    public static func encode(hrp: String, data: [UInt8]) -> String {
+    /// Encodes 8-bit `data` under `hrp` (lowercase), with the Bech32 (BIP-173) checksum.
+    public static func encode(hrp: String, data: [UInt8]) -> String { encode(hrp: hrp, data: data, variant: .bech32) }
+
+    /// Encodes 8-bit `data` under `hrp` (lowercase) with `variant`'s checksum; zero padding bits.
+    public static func encode(hrp: String, data: [UInt8], variant: Variant) -> String {
+        encode(hrp: hrp, fiveBitValues: convertBits(data, from: 8, to: 5, pad: true)!, variant: variant)
+    }
+
+    /// Encodes 5-bit `values` as they are (so tests can write padding a decoder must refuse).
+    package static func encode(hrp: String, fiveBitValues values: [UInt8], variant: Variant) -> String {
         let h = Array(hrp.lowercased().utf8)
-        let values = convertBits(data, from: 8, to: 5, pad: true)!
-        let mod = polymod(expandHRP(h) + values + [0, 0, 0, 0, 0, 0]) ^ 1
+        let mod = polymod(expandHRP(h) + values + [0, 0, 0, 0, 0, 0]) ^ variant.constant
         let checksum = (0..<6).map { UInt8((mod >> (5 * (5 - $0))) & 31) }
         return String(decoding: h + [UInt8(ascii: "1")] + (values + checksum).map { charset[Int($0)] }, as: UTF8.self)
     }
@@ -38,8 +54,16 @@ public enum Bech32 {
     /// Decodes to (hrp, 8-bit data). Rejects mixed case, bad characters, bad checksums and
     /// non-zero padding bits.
     public static func decode(_ string: String) throws(NostrError) -> (hrp: String, data: [UInt8]) {
+        try decode(string, variant: .bech32, maxLength: maxLength)
+    }
+
+    /// Decodes `variant` to (hrp, 8-bit data). The length is checked before anything is
+    /// allocated; rejects mixed case, bad characters, a checksum of the other variant (its own
+    /// detail), bad checksums, and excess or non-zero padding bits. An all-uppercase string is
+    /// accepted; the hrp is returned lowercase.
+    public static func decode(_ string: String, variant: Variant, maxLength: Int) throws(NostrError) -> (hrp: String, data: [UInt8]) {
+        guard string.utf8.count <= maxLength else { throw NostrError(.invalidBech32, "longer than \(maxLength) characters") }
         let raw = Array(string.utf8)
-        guard raw.count <= maxLength else { throw NostrError(.invalidBech32, "longer than \(maxLength) characters") }
         guard raw.allSatisfy({ $0 >= 33 && $0 <= 126 }) else { throw NostrError(.invalidBech32, "characters outside printable ASCII") }
         let hasLower = raw.contains { $0 >= 0x61 && $0 <= 0x7a }, hasUpper = raw.contains { $0 >= 0x41 && $0 <= 0x5a }
         guard !(hasLower && hasUpper) else { throw NostrError(.invalidBech32, "mixed case") }
@@ -54,14 +78,21 @@ public enum Bech32 {
             guard v >= 0 else { throw NostrError(.invalidBech32, "character outside the bech32 alphabet") }
             values.append(UInt8(v))
         }
-        guard polymod(expandHRP(hrp) + values) == 1 else { throw NostrError(.invalidChecksum, "bech32 checksum mismatch") }
+        let residue = polymod(expandHRP(hrp) + values)
+        guard residue == variant.constant else {
+            let other: Variant = variant == .bech32 ? .bech32m : .bech32
+            if residue == other.constant {
+                throw NostrError(.invalidChecksum, variant == .bech32 ? "a bech32m checksum where bech32 is expected" : "a bech32 checksum where bech32m is expected")
+            }
+            throw NostrError(.invalidChecksum, "\(variant == .bech32 ? "bech32" : "bech32m") checksum mismatch")
+        }
         guard let data = convertBits(Array(values.dropLast(6)), from: 5, to: 8, pad: false) else {
             throw NostrError(.invalidBech32, "invalid padding")
         }
         return (String(decoding: hrp, as: UTF8.self), data)
     }
 
-    static func convertBits(_ data: [UInt8], from: Int, to: Int, pad: Bool) -> [UInt8]? {
+    package static func convertBits(_ data: [UInt8], from: Int, to: Int, pad: Bool) -> [UInt8]? {
         var acc = 0, bits = 0
         var out = [UInt8]()
         let maxv = (1 << to) - 1
