@@ -50,7 +50,7 @@ enum ConvergenceBenchmarks {
     static func cases() throws -> [BenchCase] {
         [3, 20].map { n in
             let fixture = BenchLazy { try Fixture(competing: n) }
-            return BenchCase("convergence.settle.\(n)-competing-commits") {
+            return BenchCase("convergence.settle.\(n)") {
                 let f = try fixture.get()
                 var m = f.member
                 for c in f.commits { _ = m.ingest(event: c, now: f.now) }
