@@ -156,6 +156,8 @@ package enum NodeBenchmarks {
         defer { rerun.cancel() }
         try await waitForMessage(again, "after the restart")
         report.catchUpSeconds = seconds(ContinuousClock.now - restart)
+        // On stderr as soon as measured: the group phase that follows takes minutes.
+        for (name, value) in report.floodLines { BenchLog.progress("\(name): \(value)") }
         return report
     }
 
@@ -177,6 +179,7 @@ package enum NodeBenchmarks {
         let relay: any NostrRelayConnection = relayURL.map { WebSocketRelayClient(url: $0) } ?? memory
         let built = try LargeGroupBenchmarks.Built(size: size, budget: .standard)
         let member = try built.join()
+        BenchLog.progress("node: the \(size)-member group is built and joined; \(commits) commits and \(messages) messages through the node follow")
         guard let key = built.lastKey else { throw BenchFailure("the \(size)-member group has no last joiner") }
         let home = StoreHome(directory: root + "/member")
         try InviteKitNode.initialize(home: home, relays: [url], importing: key.rawRepresentation)
@@ -217,6 +220,7 @@ package enum NodeBenchmarks {
                 try await waitForMessage(events, text)
                 report.messageMs.append(ms(ContinuousClock.now - start))
             }
+            BenchLog.progress("node: commits and messages through run() done; \(nodeSends) in-process sends follow")
             for i in 0..<nodeSends {
                 let start = ContinuousClock.now
                 let id = try await node.send("in-process \(i)", to: groupID)
