@@ -184,11 +184,13 @@ package enum NodeBenchmarks {
         let home = StoreHome(directory: root + "/member")
         try InviteKitNode.initialize(home: home, relays: [url], importing: key.rawRepresentation)
         let groupID = Hex.encode(member.state.groupID)
-        // A joined group's row in the previous format (version 2, tree inside the state): the
-        // node reads it, and its first save writes it with the tree apart (version 3).
+        // A joined group's row in the previous format (engine_version 2, tree inside the state):
+        // the node reads it, and its first save writes it with the tree apart (version 3). The
+        // row's version is not `serializationVersion`: since that became 3, a row so labelled
+        // was read as "tree apart" with no chunks, and the node left the group unread.
         try Store.open(path: home.databasePath).write { tx in
             try tx.groups.save(StoredGroup(id: groupID, nostrGroupID: Hex.encode(member.nostrGroupID), name: member.groupData.name,
-                                           engine: "marmot-mls", engineVersion: Int(MarmotGroup<MLSGroupState>.serializationVersion),
+                                           engine: "marmot-mls", engineVersion: 2,
                                            state: member.serialized(), epoch: member.epoch, currentTag: nil, relays: [url],
                                            updatedAt: UnixTime.now()))
         }
