@@ -84,6 +84,7 @@ let package = Package(
         .testTarget(name: "InviteKitStoreTests", dependencies: ["InviteKitStore", "InviteKitTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "InviteKitTests", dependencies: ["InviteKit", "InviteKitDemo", "InviteKitTestSupport"]),
         .testTarget(name: "InviteKitVectorsTests", dependencies: ["InviteKitVectors", "InviteKitTestSupport"]),
+        .testTarget(name: "InviteKitBenchTests", dependencies: ["InviteKitBench", "InviteKitMLS", "InviteKitCrypto"]),
         // Interop with MDK (Rust reference implementation) running in a chroot: `make interop`.
         .testTarget(name: "InviteKitInteropTests", dependencies: ["InviteKit", "InviteKitTestSupport"]),
         // Drives the built `invitekit` binary (build it first: `swift build --build-tests` does).

@@ -156,6 +156,8 @@ package enum NodeBenchmarks {
         defer { rerun.cancel() }
         try await waitForMessage(again, "after the restart")
         report.catchUpSeconds = seconds(ContinuousClock.now - restart)
+        // On stderr as soon as measured: the group phase that follows takes minutes.
+        for (name, value) in report.floodLines { BenchLog.progress("\(name): \(value)") }
         return report
     }
 
@@ -177,15 +179,18 @@ package enum NodeBenchmarks {
         let relay: any NostrRelayConnection = relayURL.map { WebSocketRelayClient(url: $0) } ?? memory
         let built = try LargeGroupBenchmarks.Built(size: size, budget: .standard)
         let member = try built.join()
+        BenchLog.progress("node: the \(size)-member group is built and joined; \(commits) commits and \(messages) messages through the node follow")
         guard let key = built.lastKey else { throw BenchFailure("the \(size)-member group has no last joiner") }
         let home = StoreHome(directory: root + "/member")
         try InviteKitNode.initialize(home: home, relays: [url], importing: key.rawRepresentation)
         let groupID = Hex.encode(member.state.groupID)
-        // A joined group's row in the previous format (version 2, tree inside the state): the
-        // node reads it, and its first save writes it with the tree apart (version 3).
+        // A joined group's row in the previous format (engine_version 2, tree inside the state):
+        // the node reads it, and its first save writes it with the tree apart (version 3). The
+        // row's version is not `serializationVersion`: since that became 3, a row so labelled
+        // was read as "tree apart" with no chunks, and the node left the group unread.
         try Store.open(path: home.databasePath).write { tx in
             try tx.groups.save(StoredGroup(id: groupID, nostrGroupID: Hex.encode(member.nostrGroupID), name: member.groupData.name,
-                                           engine: "marmot-mls", engineVersion: Int(MarmotGroup<MLSGroupState>.serializationVersion),
+                                           engine: "marmot-mls", engineVersion: 2,
                                            state: member.serialized(), epoch: member.epoch, currentTag: nil, relays: [url],
                                            updatedAt: UnixTime.now()))
         }
@@ -217,6 +222,7 @@ package enum NodeBenchmarks {
                 try await waitForMessage(events, text)
                 report.messageMs.append(ms(ContinuousClock.now - start))
             }
+            BenchLog.progress("node: commits and messages through run() done; \(nodeSends) in-process sends follow")
             for i in 0..<nodeSends {
                 let start = ContinuousClock.now
                 let id = try await node.send("in-process \(i)", to: groupID)

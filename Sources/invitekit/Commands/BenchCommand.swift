@@ -112,7 +112,8 @@ struct BenchCommand: AsyncParsableCommand {
             StdIO.printLine(r.name.padding(toLength: 28, withPad: " ", startingAt: 0) + String(format: " %10.2f %11.0f ", r.microsPerOp, r.opsPerSecond) + mbs + "   " + ratio + String(format: "   %8d (+%d)", r.peakRSSKiB, r.peakGrowthKiB))
         }
         for s in GroupScaleBenchmarks.sizes { StdIO.printLine(s.name.padding(toLength: 28, withPad: " ", startingAt: 0) + " \(s.bytes) bytes") }
-        for r in LargeGroupBenchmarks.rows { StdIO.printLine(r.name.padding(toLength: 44, withPad: " ", startingAt: 0) + " \(r.value) \(r.unit)") }
+        let rowWidth = max(44, LargeGroupBenchmarks.rows.map(\.name.count).max() ?? 0)
+        for r in LargeGroupBenchmarks.rows { StdIO.printLine(r.name.padding(toLength: rowWidth, withPad: " ", startingAt: 0) + " \(r.value) \(r.unit)") }
     }
 
     func printJSON(_ results: [BenchResult]) {
