@@ -2,7 +2,7 @@ import InviteKitCrypto
 import InviteKitNostr
 
 /// The one dispatcher of ``NodeHomeRequest``: a process running a request on its own node and a
-/// node serving its home (``NodeHome/serve(_:onRequests:)``) both call it.
+/// node serving its home (``NodeHome/serve(_:onReady:onRequests:)``) both call it.
 extension InviteKitNode {
     /// The longest a multi-member add may take (its Commits go one after another, PROTOCOL §5.11).
     static let maxAddDuration: Duration = .seconds(600)
@@ -29,9 +29,11 @@ extension InviteKitNode {
         case .add(_, let members):
             let keys = try Self.parseKeys(members)
             if keys.count == 1 { return try await addMember(keys[0], to: row.id) }
-            let result = try await whileRunning { node throws(InviteKitError) in
-                try await node.addMembers(keys, to: row.id, timeout: Self.maxAddDuration)
-            }
+            let result = try await whileRunning { node -> Result<NodeAddResult, InviteKitError> in
+                do throws(InviteKitError) { return .success(try await node.addMembers(keys, to: row.id, timeout: Self.maxAddDuration)) } catch {
+                    return .failure(error)
+                }
+            }.get()
             guard let last = result.commits.last else {
                 throw InviteKitError(.notFound, underlyingCode: "nobody_to_add", context: "nobody to add: every member is in the group or has no valid KeyPackage")
             }
@@ -48,14 +50,13 @@ extension InviteKitNode {
     /// Runs `body` with ``run()`` driving this node meanwhile: started here when it is not
     /// running yet (and stopped again afterwards), else the running loop does the work. The one
     /// place a home's node starts its run loop for a process (``NodeHome``).
-    func whileRunning<T: Sendable>(_ body: (InviteKitNode) async throws(InviteKitError) -> T) async throws(InviteKitError) -> T {
-        if isRunning { return try await body(self) }
+    func whileRunning<T: Sendable>(_ body: (InviteKitNode) async -> T) async -> T {
+        if isRunning { return await body(self) }
         let driver = Task { try await self.run() }
-        let result: Result<T, InviteKitError>
-        do throws(InviteKitError) { result = .success(try await body(self)) } catch { result = .failure(error) }
+        let result = await body(self)
         driver.cancel()
         _ = await driver.result
-        return try result.get()
+        return result
     }
 
     static func parseKeys(_ members: [String]) throws(InviteKitError) -> [Secp256k1.XOnlyPublicKey] {

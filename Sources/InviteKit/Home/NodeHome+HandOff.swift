@@ -10,7 +10,7 @@ extension NodeHome {
     ///   while another process holds the home for a request of its own), runs the request, drives
     ///   the node's ``InviteKitNode/run()`` until the request settled or the time is up, and shuts
     ///   the node down.
-    /// - When a process serves the home (``serve(_:onRequests:)``), the request is handed to it
+    /// - When a process serves the home (``serve(_:onReady:onRequests:)``), the request is handed to it
     ///   through the inbox, and its answer is waited for; the serving node does the relay work.
     ///
     /// Reaching the deadline is not an error once the request was answered: the work stays queued
@@ -107,12 +107,7 @@ extension NodeHome {
                           deadline: ContinuousClock.Instant) async throws(InviteKitError) {
         if settle == .answered { return }
         let store = try InviteKitError.mapping { try Store.open(path: home.databasePath) }
-        let look = { () throws(InviteKitError) -> Bool in
-            try InviteKitError.mapping {
-                try store.read { tx in try Self.isSettled(request, answer: answer, settle: settle, drivenHere: node != nil, in: tx) }
-            }
-        }
-        if try look() { return }
+        if try Self.look(store, request, answer: answer, settle: settle, drivenHere: node != nil) { return }
         let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let watcher = node.map { n in
             let events = n.events()
@@ -129,17 +124,28 @@ extension NodeHome {
             ticker.cancel()
             wake.finish()
         }
-        let loop = { (_: InviteKitNode?) async throws(InviteKitError) -> Void in
+        let watch = { () async -> InviteKitError? in
             var next = wakes.makeAsyncIterator()
             while ContinuousClock.now < deadline, !Task.isCancelled {
-                guard await next.next() != nil else { return }
-                if try look() { return }
+                guard await next.next() != nil else { return nil }
+                do throws(InviteKitError) {
+                    if try Self.look(store, request, answer: answer, settle: settle, drivenHere: node != nil) { return nil }
+                } catch {
+                    return error
+                }
             }
+            return nil
         }
-        if let node {
-            try await node.whileRunning { n throws(InviteKitError) in try await loop(n) }
-        } else {
-            try await loop(nil)
+        let failure: InviteKitError?
+        if let node { failure = await node.whileRunning { _ in await watch() } } else { failure = await watch() }
+        if let failure { throw failure }
+    }
+
+    /// One look at the database: whether the request settled.
+    private static func look(_ store: Store, _ request: NodeHomeRequest, answer: String, settle: NodeHomeSettle,
+                             drivenHere: Bool) throws(InviteKitError) -> Bool {
+        try InviteKitError.mapping {
+            try store.read { tx in try isSettled(request, answer: answer, settle: settle, drivenHere: drivenHere, in: tx) }
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import InviteKitStore
 
 /// A home as several processes share it: one process's ``InviteKitNode`` owns it (holds its
-/// lock) and may serve it (``serve(_:onRequests:)``); any other process hands it work
+/// lock) and may serve it (``serve(_:onReady:onRequests:)``); any other process hands it work
 /// (``perform(_:settle:timeout:eventBudget:)``) and waits for the answer, and reads its state
 /// without the lock (the reads in NodeHome+Reads.swift). Nothing here keeps state in memory: a
 /// `NodeHome` is a name for the directory, cheap to make in every process.

@@ -2,7 +2,7 @@ import InviteKitStore
 
 /// One piece of work a process hands to the node that owns a home (``NodeHome/perform(_:settle:timeout:eventBudget:)``):
 /// run by this process's own node when the home is free, else by the process serving it
-/// (``NodeHome/serve(_:onRequests:)``) through the home's inbox (docs/node.md, "The inbox").
+/// (``NodeHome/serve(_:onReady:onRequests:)``) through the home's inbox (docs/node.md, "The inbox").
 /// A group is named by either of its ids or a unique prefix; members by npub or hex key.
 public enum NodeHomeRequest: Sendable, Hashable {
     /// Sends a message (``InviteKitNode/send(_:to:)``); answers its event id.
