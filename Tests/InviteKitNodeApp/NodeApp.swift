@@ -7,6 +7,14 @@
 //
 //   invitekit-node-app inviter HOME RELAY         prints INVITE <url>, GROUP <id>; answers ping N with pong N
 //   invitekit-node-app joiner HOME RELAY URL N    joins, sends ping 0..<N, waits for the pongs, prints DONE
+//
+// Two more roles show the multi-process home (``NodeHome``), with no CLI involved:
+//
+//   invitekit-node-app serve HOME RELAY           owns the home and serves it: prints GROUP <id>,
+//                                                 SERVING, then TOOK <n> per look at the inbox
+//   invitekit-node-app hand HOME GROUP TEXT       a second process: hands a send to the serving
+//                                                 node, prints SERVED, ANSWER <event id> <status>,
+//                                                 HISTORY <n> (lock-free reads), or ERROR <code>
 import Foundation
 import InviteKit
 
@@ -17,8 +25,10 @@ enum NodeApp {
         guard args.count >= 4 else { fail("usage: invitekit-node-app inviter|joiner HOME RELAY [URL N]") }
         do {
             let home = StoreHome(directory: args[2])
+            if args[1] == "hand", args.count == 5 { return try await hand(NodeHome(home), group: args[3], text: args[4]) }
             if !home.exists { try InviteKitNode.initialize(home: home, relays: [args[3]]) }
             let node = try InviteKitNode(home: home, configuration: .init(relayTimeout: .seconds(5), idleInterval: .milliseconds(200)))
+            if args[1] == "serve" { return try await serve(node) }
             let runner = Task { try await node.run() }
             let feed = Task { try await FeedLog(home: args[2]).consume(node) }
             switch args[1] {
@@ -35,6 +45,31 @@ enum NodeApp {
         } catch {
             fail("error: \(error)")
         }
+    }
+
+    /// Owns the home: makes a group, then serves the home until killed.
+    static func serve(_ node: InviteKitNode) async throws {
+        var group = try await node.groups().first
+        if group == nil { group = try await node.createGroup(name: "served") }
+        guard let group else { fail("no group") }
+        say("GROUP \(group.id)")
+        try await NodeHome(node.home).serve(node, onReady: { say("SERVING") }, onRequests: { n in say("TOOK \(n)") })
+    }
+
+    /// A second process: the home is held by the serving node, so the send is handed to it and
+    /// its answer waited for; what happened is read back without the lock.
+    static func hand(_ home: NodeHome, group: String, text: String) async throws {
+        say("SERVED \(home.isServed)")
+        let id: String
+        do throws(InviteKitError) {
+            id = try await home.perform(.send(group: group, text: text), settle: .decided, timeout: .seconds(30))
+        } catch {
+            return say("ERROR \(error.code.rawValue)")
+        }
+        let status = try home.messageStatus(of: id)
+        say("ANSWER \(id) \(status?.rawValue ?? "none")")
+        let mine = try home.history(of: group).filter { $0.outgoing && $0.content == text && $0.eventID == id }
+        say("HISTORY \(mine.count)")
     }
 
     static func say(_ line: String) {

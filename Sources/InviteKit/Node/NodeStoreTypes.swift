@@ -18,3 +18,8 @@ public typealias PendingJoinRecord = InviteKitStore.PendingJoinRecord
 public typealias PendingApprovalRecord = InviteKitStore.PendingApprovalRecord
 /// The outbound queue's retry rules (``InviteKitNode/Configuration/retryPolicy``).
 public typealias RetryPolicy = InviteKitStore.RetryPolicy
+/// An own Commit's state (``NodeHome/commitStatus(of:)``): `waiting` for a relay's answer,
+/// `confirmed` and applied, or `rolled_back`.
+public typealias PendingCommitStatus = InviteKitStore.PendingCommitRecord.Status
+/// One event's status over all its relays (``NodeHome/deliveryStatus(of:)``).
+public typealias EventDeliverySummary = InviteKitStore.EventDeliverySummary

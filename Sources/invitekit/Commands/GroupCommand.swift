@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import InviteKit
 import InviteKitMLS
-import InviteKitStore
 
 /// `invitekit group …`: a node's groups, kept in its home (docs/storage.md §5). The state-file tool
 /// (`--state FILE`, no home) is `invitekit mls …`.
@@ -49,8 +48,7 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try runReportingErrors {
-                let rows = try NodeOutput.readStore(try options.intact()) { tx in try tx.groups.all() }
-                for g in rows {
+                for g in try NodeHome(try options.intact()).groups() {
                     NodeOutput.emit(options.json, ["group": g.id, "nostr_group_id": g.nostrGroupID, "name": g.name ?? "", "epoch": "\(g.epoch)"],
                                     text: "\(g.id)  epoch \(g.epoch)  \(g.name ?? "(unnamed)")")
                 }
@@ -66,7 +64,7 @@ struct GroupCommand: AsyncParsableCommand {
         func run() async throws {
             try runReportingErrors {
                 // The stored state is current after every transaction, so no lock is needed.
-                let (members, epoch) = try InviteKitNode.storedMembers(home: try options.intact(), group: group)
+                let (members, epoch) = try NodeHome(try options.intact()).members(of: group)
                 for m in members {
                     let npub = NIP19.npub(m.publicKey)
                     NodeOutput.emit(options.json, ["npub": npub, "admin": m.isAdmin ? "true" : "false", "epoch": "\(epoch)"],
@@ -87,19 +85,11 @@ struct GroupCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 let home = try options.intact()
-                let deadline = try NodeOutput.deadline(after: timeout)
-                var status: StoredMessage.Status?
-                let read = { (id: String) in { (tx: StoreTransaction) in try tx.messages.get(eventID: id)?.status ?? .pending } }
-                let final = { (s: StoredMessage.Status) in s == .acked || s == .failed }
-                let handled = try await NodeInbox.perform(.send(group: group, text: text), home: home, deadline: deadline) { node, id in
-                    status = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: read(id), until: final)
-                }
-                guard case .done(let eventID) = handled else {
+                let eventID = try await NodeInbox.perform(.send(group: group, text: text), home: home, settle: .decided, timeout: timeout,
+                                                          notTakenMessage: "not sent: serve did not take the message within \(timeout) s") {
                     NodeOutput.emit(options.json, ["status": "not_sent"], text: "not sent")
-                    throw CLIFailure("not sent: serve did not take the message within \(timeout) s", exitCode: 4)
                 }
-                var last = status ?? .pending
-                if status == nil { last = try await NodeOutput.wait(home, deadline: deadline, read: read(eventID), until: final) }
+                let last = try NodeHome(home).messageStatus(of: eventID) ?? .pending
                 // Queued is not lost: whoever runs this home next (serve, or any command) sends it.
                 let shown = last == .pending || last == .sent ? "queued" : last.rawValue
                 NodeOutput.emit(options.json, ["event": eventID, "status": shown], text: "\(shown) \(eventID)")
@@ -123,17 +113,19 @@ struct GroupCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 let home = try options.intact()
-                let row = try NodeOutput.readStore(home) { tx in try tx.groups.find(group) }
-                guard let row else { throw CLIFailure("no group \(group)") }
-                var after: (createdAt: Int64, sequence: Int64)?
+                let reader = NodeHome(home)
+                var after: StoredMessage?
                 repeat {
-                    let page = try NodeOutput.readStore(home) { tx in try tx.messages.history(groupID: row.id, after: after, limit: 500) }
+                    let page: [StoredMessage]
+                    do { page = try reader.history(of: group, after: after) } catch let e as InviteKitError where e.code == .groupNotFound {
+                        throw CLIFailure("no group \(group)")
+                    }
                     for m in page {
                         let npub = NodeOutput.npub(m.sender)
                         NodeOutput.emit(options.json, ["event": m.eventID, "sender": npub, "created_at": "\(m.createdAt)", "status": m.status.rawValue,
                                                        "content": m.content],
                                         text: "\(NodeOutput.time(m.createdAt))  \(npub)  [\(m.status.rawValue)]  \(m.content)")
-                        after = (m.createdAt, m.sequence)
+                        after = m
                     }
                     if follow && page.isEmpty { try await Task.sleep(for: .milliseconds(Int(interval * 1000))) }
                 } while follow
@@ -162,7 +154,7 @@ struct GroupCommand: AsyncParsableCommand {
             try await runReportingErrors {
                 guard !member.isEmpty else { throw ValidationError("at least one --member is required") }
                 for m in member { _ = try NostrKeys.parsePublicKey(m) }
-                try await GroupCommand.commit(.add(group: change.group, member: member.joined(separator: ",")), options: change.home, timeout: change.timeout, budget: try change.budget)
+                try await GroupCommand.commit(.add(group: change.group, members: member), options: change.home, timeout: change.timeout, budget: try change.budget)
             }
         }
     }
@@ -189,16 +181,9 @@ struct GroupCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 let home = try change.home.intact()
-                let deadline = try NodeOutput.deadline(after: change.timeout)
-                let read = { (id: String) in { (tx: StoreTransaction) in OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: id)) } }
-                let final = { (s: EventDeliverySummary) in s == .acked || s == .failed }
-                var summary: EventDeliverySummary?
-                let handled = try await NodeInbox.perform(.leave(group: change.group), home: home, deadline: deadline) { node, id in
-                    summary = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: read(id), until: final)
-                }
-                guard case .done(let id) = handled else { throw CLIFailure("not sent: serve did not take the request", exitCode: 4) }
-                var last = summary ?? .queued
-                if summary == nil { last = try await NodeOutput.wait(home, deadline: deadline, read: read(id), until: final) }
+                let id = try await NodeInbox.perform(.leave(group: change.group), home: home, settle: .decided, timeout: change.timeout,
+                                                     notTakenMessage: "not sent: serve did not take the request")
+                let last = try NodeHome(home).deliveryStatus(of: id)
                 NodeOutput.emit(change.home.json, ["event": id, "status": last.rawValue],
                                 text: "leave request \(id) \(last.rawValue); an admin's Commit removes this member")
                 if last != .acked { throw CLIFailure("the leave request was not acknowledged by any relay (\(last.rawValue))", exitCode: 4) }
@@ -221,26 +206,15 @@ struct GroupCommand: AsyncParsableCommand {
     /// A membership Commit: built and queued (here or by `serve`), then reported once resolved.
     /// Exit 0 applied, 1 rolled back (another Commit took the epoch first: run it again), 4 no
     /// relay answered in time (it stays queued and is re-sent).
-    static func commit(_ request: NodeInbox.Request, options: HomeOptions, timeout: Double, budget: EventBudget = .standard) async throws {
+    static func commit(_ request: NodeHomeRequest, options: HomeOptions, timeout: Double, budget: EventBudget = .standard) async throws {
         let home = try options.intact()
-        let deadline = try NodeOutput.deadline(after: timeout)
-        let read = { (id: String) in { (tx: StoreTransaction) in try tx.pendingCommits.get(commitEventID: id)?.status ?? .waiting } }
-        let final = { (s: PendingCommitRecord.Status) in s != .waiting }
         // Driving the node itself, the command also stays until the Commit's released events (tree
         // chunks, Welcomes) reached a relay: it holds the home, so nobody else would send them now.
-        let released = { (id: String) in { (tx: StoreTransaction) in
-            (try tx.pendingCommits.get(commitEventID: id)?.status ?? .waiting, try tx.outbound.unfinishedReleased(by: id))
-        } }
-        var resolved: PendingCommitRecord.Status?
-        let handled = try await NodeInbox.perform(request, home: home, deadline: deadline, budget: budget) { node, id in
-            resolved = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: released(id)) { status, left in
-                status == .rolledBack || (status == .confirmed && left == 0)
-            }.0
-        }
-        guard case .done(let id) = handled else { throw CLIFailure("not done: serve did not take the request", exitCode: 4) }
-        var status = resolved ?? .waiting
-        if resolved == nil { status = try await NodeOutput.wait(home, deadline: deadline, read: read(id), until: final) }
-        let epoch = try NodeOutput.readStore(home) { tx in try tx.groups.find(request.group)?.epoch }
+        let id = try await NodeInbox.perform(request, home: home, settle: .decided, timeout: timeout, budget: budget,
+                                             notTakenMessage: "not done: serve did not take the request")
+        let reader = NodeHome(home)
+        let status = try reader.commitStatus(of: id) ?? .waiting
+        let epoch = try? reader.group(request.group).epoch
         NodeOutput.emit(options.json, ["event": id, "status": status.rawValue, "epoch": epoch.map { "\($0)" } ?? ""],
                         text: "commit \(id) \(status.rawValue)\(status == .confirmed ? "; epoch \(epoch ?? 0)" : "")")
         switch status {

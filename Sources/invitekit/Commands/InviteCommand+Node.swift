@@ -50,7 +50,7 @@ extension InviteCommand {
         func run() async throws {
             try runReportingErrors {
                 let home = try options.intact()
-                let waiting = try InviteKitNode.storedApprovals(home: home, group: group)
+                let waiting = try NodeHome(home).pendingApprovals(groupID: group)
                 if waiting.isEmpty && !options.json { StdIO.printError("no join requests waiting") }
                 for a in waiting {
                     let npub = NodeOutput.npub(a.joiner)

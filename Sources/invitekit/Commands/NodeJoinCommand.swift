@@ -18,37 +18,32 @@ struct NodeJoinCommand: AsyncParsableCommand {
     func run() async throws {
         try await runReportingErrors {
             let home = StoreHome.resolve(home)
-            let deadline = try NodeOutput.deadline(after: timeout)
             if resume == (url != nil) { throw CLIFailure("give the invite URL, or --resume", exitCode: 64) }
-            let read = { (id: String) in { (tx: StoreTransaction) in try tx.pendingJoins.get(id: id) } }
-            let published = { (id: String) in { (tx: StoreTransaction) in OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: id)) } }
             let live = isatty(2) == 1
             if !noWait { StdIO.printError("waiting for approval…") }
-            defer { if live && !noWait { StdIO.writeError(Array("\u{1B}[2K\r".utf8)) } }
-            let started = ContinuousClock.now
-            var last: PendingJoinRecord?
-            let answered = { (j: PendingJoinRecord?) -> Bool in
-                // On a terminal the status line is redrawn in place with the time waited.
-                if live && !noWait {
+            // On a terminal the status line is redrawn in place with the time waited.
+            let timeout = self.timeout
+            let ticker = live && !noWait ? Task {
+                let started = ContinuousClock.now
+                while !Task.isCancelled {
                     let waited = (ContinuousClock.now - started).components.seconds
                     StdIO.writeError(Array("\u{1B}[1A\u{1B}[2K\rinvitekit: waiting for approval… \(waited) s (of \(Int(timeout)))\n".utf8))
+                    try? await Task.sleep(for: .seconds(1))
                 }
-                return j.map { $0.state != .requested } ?? true
+            } : nil
+            defer {
+                ticker?.cancel()
+                if live && !noWait { StdIO.writeError(Array("\u{1B}[2K\r".utf8)) }
             }
-            let handled = try await NodeInbox.perform(.join(url: url), home: home, deadline: deadline) { node, id in
-                if noWait {
-                    _ = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: published(id), until: { $0 == .acked || $0 == .failed })
-                } else {
-                    last = try await NodeOutput.wait(home, driving: node, deadline: deadline, read: read(id), until: answered)
-                }
-            }
-            guard case .done(let id) = handled else { throw CLIFailure("not sent: serve did not take the join within \(Int(timeout)) s", exitCode: 4) }
+            let id = try await NodeInbox.perform(.join(url: url), home: home, settle: noWait ? .published : .decided, timeout: timeout,
+                                                 notTakenMessage: "not sent: serve did not take the join within \(Int(timeout)) s")
+            ticker?.cancel()
+            let last = try NodeHome(home).pendingJoin(id)
             if noWait {
                 // The answer may have come while the request was being published.
-                if let j = try NodeOutput.readStore(home, read(id)) { report(j.state == .joined ? "joined" : "requested", join: j) }
+                if let j = last { report(j.state == .joined ? "joined" : "requested", join: j) }
                 return
             }
-            if last == nil { last = try await NodeOutput.wait(home, deadline: deadline, read: read(id), until: answered) }
             guard let join = last else { throw CLIFailure("the pending join \(id) is gone") }
             switch join.state {
             case .joined: report("joined", join: join)

@@ -3,7 +3,6 @@ import Foundation
 import InviteKit
 import InviteKitRelay
 import InviteKitMLS
-import InviteKitStore
 
 /// `invitekit serve`: runs the node (``InviteKitNode/run()``) until SIGINT or SIGTERM, takes
 /// the other commands' requests from the home's inbox, and prints one line per event.
@@ -28,7 +27,9 @@ struct NodeServeCommand: AsyncParsableCommand {
             // Each relay's connection status, once per change (docs/relays.md §1): a relay that keeps
             // dropping is reported once, not silently retried.
             let observed = RelayClientConfiguration(statusObserver: { url, status in NodeServeCommand.print(relay: url, status, json: json) })
-            let node = try await NodeServeCommand.open(resolved, configuration: .init(idleInterval: .milliseconds(Int64(interval * 1000)),
+            let served = NodeHome(resolved)
+            // Another command holding the home is waited for (up to 30 s); a second serve is refused.
+            let node = try await served.openNode(configuration: .init(idleInterval: .milliseconds(Int64(interval * 1000)),
                                                                                             eventBudget: try eventBudget.budget,
                                                                                             acceptsUnsolicitedWelcomes: acceptWelcomes,
                                                                                             connector: { WebSocketRelayClient(url: $0, configuration: observed) }))
@@ -45,18 +46,15 @@ struct NodeServeCommand: AsyncParsableCommand {
                 let invite = try await node.createInvite(groupID: group.id, singleUse: singleUse, expiresIn: expiresIn)
                 line(["event": "group_created", "group": group.id, "invite": invite.url], text: "group \(group.id) created; invite: \(invite.url)")
             }
-            try NodeServeCommand.openInbox(resolved)
-            defer { unlink(NodeInbox.serveMarker(resolved)) }
-            line(["event": "serving", "relays": relays.joined(separator: " ")], text: "serving on \(relays.joined(separator: " ")) (Ctrl-C stops)")
             let printer = Task { for await event in events { NodeServeCommand.print(event, json: json) } }
-            let runner = Task { try await node.run() }
-            // The inbox: other commands' requests, taken at once (not after a relay round).
-            let inbox = Task {
-                while !Task.isCancelled {
-                    let handed = await NodeInbox.drain(node, home: resolved)
-                    if handed > 0 { NodeOutput.emit(json, ["event": "inbox", "requests": "\(handed)"], text: "took \(handed) request(s) from the inbox") }
-                    try? await Task.sleep(for: .milliseconds(20))
-                }
+            // The node runs and takes the other commands' requests from the home's inbox until cancelled.
+            let listed = relays.joined(separator: " ")
+            let runner = Task {
+                try await served.serve(node, onReady: {
+                    NodeOutput.emit(json, ["event": "serving", "relays": listed], text: "serving on \(listed) (Ctrl-C stops)")
+                }, onRequests: { handed in
+                    NodeOutput.emit(json, ["event": "inbox", "requests": "\(handed)"], text: "took \(handed) request(s) from the inbox")
+                })
             }
             let stop = StopSignal()
             let sources = [SIGINT, SIGTERM].map { sig -> DispatchSourceSignal in
@@ -68,8 +66,6 @@ struct NodeServeCommand: AsyncParsableCommand {
             }
             if let stopAt { stop.timer = Task { try? await Task.sleep(until: stopAt); runner.cancel() } }
             let outcome = await runner.result
-            inbox.cancel()
-            _ = await inbox.value
             await node.shutdown()
             await printer.value
             withExtendedLifetime(sources) {}
@@ -77,33 +73,6 @@ struct NodeServeCommand: AsyncParsableCommand {
             if case .failure(let error) = outcome { throw error }
             line(["event": "stopped"], text: "stopped")
         }
-    }
-
-    /// Opens the home's node. Another command holding the home is waited for (up to 30 s); a
-    /// second serve is refused.
-    static func open(_ home: StoreHome, configuration: InviteKitNode.Configuration) async throws -> InviteKitNode {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while true {
-            let opened: Result<InviteKitNode, InviteKitError>
-            do throws(InviteKitError) { opened = .success(try InviteKitNode(home: home, configuration: configuration)) } catch { opened = .failure(error) }
-            switch opened {
-            case .success(let node): return node
-            case .failure(let e):
-                guard e.code == .storeLocked, !NodeInbox.serveIsRunning(home), ContinuousClock.now < deadline else { throw e }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-        }
-    }
-
-    /// The inbox directory (0700) and the marker that tells other commands a serve takes requests.
-    static func openInbox(_ home: StoreHome) throws {
-        let dir = NodeInbox.directory(home)
-        if mkdir(dir, 0o700) != 0 && errno != EEXIST { throw CLIFailure("cannot create the home's inbox \(dir): \(String(cString: strerror(errno)))") }
-        // The user gave a home, not this path: the message names the inbox inside it and the fix.
-        do { try SafeFile.requirePrivateDirectory(dir, role: "the home's inbox") } catch let e as CLIFailure {
-            throw CLIFailure(e.message + " (serve keeps other commands' requests there; move the file aside and serve recreates it)")
-        }
-        try SafeFile.write(Array("\(getpid())\n".utf8), to: NodeInbox.serveMarker(home), mode: 0o600)
     }
 
     private func line(_ fields: [String: String], text: String) { NodeOutput.emit(json, fields, text: text) }

@@ -1,0 +1,97 @@
+import InviteKitStore
+
+/// One piece of work a process hands to the node that owns a home (``NodeHome/perform(_:settle:timeout:eventBudget:)``):
+/// run by this process's own node when the home is free, else by the process serving it
+/// (``NodeHome/serve(_:onReady:onRequests:)``) through the home's inbox (docs/node.md, "The inbox").
+/// A group is named by either of its ids or a unique prefix; members by npub or hex key.
+public enum NodeHomeRequest: Sendable, Hashable {
+    /// Sends a message (``InviteKitNode/send(_:to:)``); answers its event id.
+    case send(group: String, text: String)
+    /// Rotates the group's invite tag (``InviteKitNode/revokeInvites(groupID:)``); answers the new tag.
+    case revoke(group: String)
+    /// Makes an invite (``InviteKitNode/createInvite(groupID:format:singleUse:expiresIn:)``); answers its URL.
+    case invite(group: String, singleUse: Bool, expiresIn: Int64?, format: StoredInvite.Format)
+    /// Approves a waiting Whistle join request (``InviteKitNode/approveJoin(member:groupID:)``); answers the Commit's id.
+    case approve(group: String, member: String)
+    /// Declines a waiting Whistle join request; answers how many requests were declined.
+    case decline(group: String, member: String)
+    /// Adds members by KeyPackage (one Commit, or as many as the event budget needs); answers the last Commit's id.
+    case add(group: String, members: [String])
+    /// Removes a member (``InviteKitNode/removeMember(_:groupID:)``); answers the Commit's id.
+    case remove(group: String, member: String)
+    /// Rotates this member's keys (``InviteKitNode/selfUpdate(groupID:)``); answers the Commit's id.
+    case update(group: String)
+    /// Asks to leave the group (``InviteKitNode/leaveGroup(groupID:)``); answers the request's event id.
+    case leave(group: String)
+    /// Starts a join through an invite URL (``InviteKitNode/startJoin(invite:name:)``), or with
+    /// `nil` names the latest pending join; answers the join's id.
+    case join(url: String?)
+
+    /// The group the request names; empty for a join.
+    public var group: String {
+        switch self {
+        case .send(let g, _), .revoke(let g), .invite(let g, _, _, _), .approve(let g, _), .decline(let g, _), .add(let g, _),
+             .remove(let g, _), .update(let g), .leave(let g):
+            return g
+        case .join: return ""
+        }
+    }
+
+    /// A request that may wait on relays while a node serves the home: a multi-member add (as many
+    /// confirmed Commits as the event budget needs), and any membership change, which waits for the
+    /// group's Commit in flight before it builds its own. The server runs each in its own task.
+    var isLong: Bool {
+        switch self {
+        case .add, .remove, .update, .approve: return true
+        default: return false
+        }
+    }
+
+    /// The request as the inbox file's JSON object holds it (docs/node.md, "The inbox").
+    var fields: [String: String] {
+        switch self {
+        case .send(let g, let text): return ["op": "send", "group": g, "text": text]
+        case .revoke(let g): return ["op": "revoke", "group": g]
+        case .invite(let g, let singleUse, let expiresIn, let format):
+            var f = ["op": "invite", "group": g, "single_use": singleUse ? "true" : "false", "format": format.rawValue]
+            if let expiresIn { f["expires_in"] = "\(expiresIn)" }
+            return f
+        case .add(let g, let members): return ["op": "add", "group": g, "member": members.joined(separator: ",")]
+        case .remove(let g, let member): return ["op": "remove", "group": g, "member": member]
+        case .update(let g): return ["op": "update", "group": g]
+        case .leave(let g): return ["op": "leave", "group": g]
+        case .approve(let g, let member): return ["op": "approve", "group": g, "member": member]
+        case .decline(let g, let member): return ["op": "decline", "group": g, "member": member]
+        case .join(let url): return url.map { ["op": "join", "url": $0] } ?? ["op": "join"]
+        }
+    }
+
+    /// Reads an inbox file's object; `nil` for one this version does not know.
+    init?(fields f: [String: String]) {
+        if f["op"] == "join" {
+            self = .join(url: f["url"])
+            return
+        }
+        guard let g = f["group"] else { return nil }
+        switch f["op"] {
+        case "send":
+            guard let text = f["text"] else { return nil }
+            self = .send(group: g, text: text)
+        case "revoke": self = .revoke(group: g)
+        case "invite":
+            guard let format = StoredInvite.Format(rawValue: f["format"] ?? "signed") else { return nil }
+            self = .invite(group: g, singleUse: f["single_use"] == "true", expiresIn: f["expires_in"].flatMap { Int64($0) }, format: format)
+        case "add", "remove", "approve", "decline":
+            guard let m = f["member"] else { return nil }
+            switch f["op"] {
+            case "add": self = .add(group: g, members: m.split(separator: ",").map(String.init))
+            case "remove": self = .remove(group: g, member: m)
+            case "approve": self = .approve(group: g, member: m)
+            default: self = .decline(group: g, member: m)
+            }
+        case "update": self = .update(group: g)
+        case "leave": self = .leave(group: g)
+        default: return nil
+        }
+    }
+}
