@@ -86,23 +86,25 @@ public struct JoinClient: Sendable {
     /// The Nostr group id a Whistle code names (its `groupId`); `nil` for a signed invite, whose
     /// conversation token only the inviter can read.
     static func invitedNostrGroupID(_ text: String) -> String? {
-        guard text.lowercased().hasPrefix("whistle:"), let code = try? InviteCode(url: text), !code.groupId.isEmpty else { return nil }
+        guard case .whistle(let code)? = try? AnyInvite(parsing: text), !code.groupId.isEmpty else { return nil }
         return code.groupId.lowercased()
     }
 
-    /// The one place the two invite formats differ for a joiner.
+    /// The one place the two invite formats differ for a joiner. Which format a text is, is
+    /// ``AnyInvite``'s to say, and whether a signed invite holds (signature, then expiries) is
+    /// ``InviteValidator``'s: the joiner asks them, as the CLI's `invite verify` does.
     private static func target(of text: String, now: Int64) throws -> Target {
-        if text.lowercased().hasPrefix("whistle:") {
-            let code = try InviteCode(url: text)
+        switch try AnyInvite(parsing: text) {
+        case .whistle(let code):
             if let problem = code.fieldProblem { throw InviteError(.invalidArgument, problem) }
             guard let inviter = code.inviterKey else { throw InviteError(.invalidNpub) }
             return Target(inviter: inviter, relays: [code.relay], tag: nil, groupId: code.groupId)
+        case .signed(let invite):
+            let verdict = InviteValidator.validate(invite, context: InviteValidationContext(now: now))
+            if let error = verdict.error { throw error }
+            guard let inviter = verdict.creator else { throw InviteError(.invalidSignature, "the invite's signer could not be recovered") }
+            return Target(inviter: inviter, relays: invite.payload.relays, tag: invite.payload.tag, groupId: "")
         }
-        let decoded = try SignedInvite.decodeAndVerify(text)
-        let payload = decoded.invite.payload
-        if let exp = payload.expiresAtUnix, now >= exp { throw InviteError(.inviteExpired) }
-        if let exp = payload.conversationExpiresAtUnix, now >= exp { throw InviteError(.conversationExpired) }
-        return Target(inviter: decoded.signer.xOnly, relays: payload.relays, tag: payload.tag, groupId: "")
     }
 
     /// Feeds one opened gift wrap. Only messages from the inviter count.
