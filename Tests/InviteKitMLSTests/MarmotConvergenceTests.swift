@@ -45,6 +45,15 @@ final class MarmotConvergenceTests: XCTestCase {
         (0..<n).map { _ in Member(key: Secp256k1.PrivateKey()) }
     }
 
+    /// The two admins' competing renames of one epoch: `low` is the index whose key sorts first
+    /// (the committer rule's winner), `high` the other; `lowAt`/`highAt` date them.
+    func renames(_ ms: [Member], _ g: [G], lowAt: Int64, highAt: Int64) throws
+        -> (low: Int, high: Int, lowCommit: MarmotPendingCommit<MLSGroupState>, highCommit: MarmotPendingCommit<MLSGroupState>) {
+        let low = ms[0].id.lexicographicallyPrecedes(ms[1].id) ? 0 : 1, high = 1 - low
+        return (low, high, try g[low].commit(groupData: renamed(g[low], "low"), now: lowAt),
+                try g[high].commit(groupData: renamed(g[high], "high"), now: highAt))
+    }
+
     func renamed(_ g: G, _ name: String) -> MarmotGroupData {
         var d = g.groupData
         d.name = name
@@ -57,9 +66,7 @@ final class MarmotConvergenceTests: XCTestCase {
     func testSameEpochForkGoesToTheLowerCommitterWhateverTheTimestamps() throws {
         let ms = members(3)
         var g = try group(ms, admins: [1])
-        let low = ms[0].id.lexicographicallyPrecedes(ms[1].id) ? 0 : 1, high = 1 - low
-        let lowCommit = try g[low].commit(groupData: renamed(g[low], "low"), now: now + 100)
-        let highCommit = try g[high].commit(groupData: renamed(g[high], "high"), now: now + 1)  // earlier
+        let (low, high, lowCommit, highCommit) = try renames(ms, g, lowAt: now + 100, highAt: now + 1)  // high's is earlier
         _ = try g[low].confirmPublished(lowCommit, acknowledgedBy: relays, now: now + 100)
         _ = try g[high].confirmPublished(highCommit, acknowledgedBy: relays, now: now + 1)
 
@@ -80,9 +87,7 @@ final class MarmotConvergenceTests: XCTestCase {
     func testWitnessQuorumBeatsTheCommitterRule() throws {
         let ms = members(4)
         var g = try group(ms, admins: [1])
-        let low = ms[0].id.lexicographicallyPrecedes(ms[1].id) ? 0 : 1, high = 1 - low
-        let lowCommit = try g[low].commit(groupData: renamed(g[low], "low"), now: now + 10)
-        let highCommit = try g[high].commit(groupData: renamed(g[high], "high"), now: now + 10)
+        let (low, high, lowCommit, highCommit) = try renames(ms, g, lowAt: now + 10, highAt: now + 10)
         _ = try g[high].confirmPublished(highCommit, acknowledgedBy: relays, now: now + 10)
         _ = try g[low].confirmPublished(lowCommit, acknowledgedBy: relays, now: now + 10)
         // Members 2 and 3 take the high branch and write on it; the high committer writes too.
@@ -113,9 +118,7 @@ final class MarmotConvergenceTests: XCTestCase {
     func testALosingBranchWinsWhenItsWitnessArrivesLater() throws {
         let ms = members(4)
         var g = try group(ms, admins: [1])
-        let low = ms[0].id.lexicographicallyPrecedes(ms[1].id) ? 0 : 1, high = 1 - low
-        let lowCommit = try g[low].commit(groupData: renamed(g[low], "low"), now: now + 10)
-        let highCommit = try g[high].commit(groupData: renamed(g[high], "high"), now: now + 10)
+        let (low, high, lowCommit, highCommit) = try renames(ms, g, lowAt: now + 10, highAt: now + 10)
         _ = try g[high].confirmPublished(highCommit, acknowledgedBy: relays, now: now + 10)
         _ = try g[low].confirmPublished(lowCommit, acknowledgedBy: relays, now: now + 10)
         for i in [2, 3] { _ = g[i].receive(event: highCommit.event, now: now + 20) }
@@ -156,9 +159,7 @@ final class MarmotConvergenceTests: XCTestCase {
     func testAForkAfterARestartIsDecidedAlike() throws {
         let ms = members(4)
         var g = try group(ms, admins: [1])
-        let low = ms[0].id.lexicographicallyPrecedes(ms[1].id) ? 0 : 1, high = 1 - low
-        let lowCommit = try g[low].commit(groupData: renamed(g[low], "low"), now: now + 10)
-        let highCommit = try g[high].commit(groupData: renamed(g[high], "high"), now: now + 10)
+        let (low, high, lowCommit, highCommit) = try renames(ms, g, lowAt: now + 10, highAt: now + 10)
         _ = try g[high].confirmPublished(highCommit, acknowledgedBy: relays, now: now + 10)
         _ = try g[low].confirmPublished(lowCommit, acknowledgedBy: relays, now: now + 10)
         _ = g[3].receive(event: highCommit.event, now: now + 20)
@@ -182,9 +183,7 @@ final class MarmotConvergenceTests: XCTestCase {
     func testAnOwnCommitConfirmedLateIsACandidateToo() throws {
         let ms = members(3)
         var g = try group(ms, admins: [1])
-        let low = ms[0].id.lexicographicallyPrecedes(ms[1].id) ? 0 : 1, high = 1 - low
-        let lowCommit = try g[low].commit(groupData: renamed(g[low], "low"), now: now + 10)
-        let highCommit = try g[high].commit(groupData: renamed(g[high], "high"), now: now + 10)
+        let (low, high, lowCommit, highCommit) = try renames(ms, g, lowAt: now + 10, highAt: now + 10)
         XCTAssertEqual(g[low].receive(event: highCommit.event, now: now + 20).first.map(kind), "commitApplied")
         XCTAssertEqual(g[high].receive(event: lowCommit.event, now: now + 20).first.map(kind), "commitApplied")
         XCTAssertNoThrow(try g[low].confirmPublished(lowCommit, acknowledgedBy: relays, now: now + 30))

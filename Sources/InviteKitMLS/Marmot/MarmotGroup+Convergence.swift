@@ -68,9 +68,7 @@ extension MarmotGroup {
     }
 
     static func open(_ sealed: [UInt8], in s: Engine) -> [UInt8]? {
-        let key = s.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
-                             length: MarmotProfile.groupEventKeyLength)
-        return try? GroupEventCipher.open(bytes: sealed, key: key)
+        try? GroupEventCipher.open(bytes: sealed, key: groupEventKey(of: s))
     }
 
     /// Extends a divergent branch with buffered commits that validate on its tip (deferred
@@ -131,9 +129,8 @@ extension MarmotGroup {
         losingBranches.removeAll { $0.event.id == event.id }
         guard decision.selected?.id == divergent.id else {
             // Losing once is not losing for good: witnesses may still arrive for this branch.
-            let key = tip.next.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
-                                        length: MarmotProfile.groupEventKeyLength)
-            losingBranches.append(LosingBranch(event: event, message: message, contentHash: hash, forkEpoch: snap.epoch, tipKey: key))
+            losingBranches.append(LosingBranch(event: event, message: message, contentHash: hash, forkEpoch: snap.epoch,
+                                               tipKey: Self.groupEventKey(of: tip.next)))
             if losingBranches.count > MarmotProfile.losingBranchLimit { losingBranches.removeFirst() }
             return [.superseded(epoch: snap.epoch)]
         }

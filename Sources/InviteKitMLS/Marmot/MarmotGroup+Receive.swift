@@ -149,13 +149,8 @@ extension MarmotGroup {
     /// Opens sealed content with the current epoch's key (unless removed), then the retained
     /// epochs' keys, newest first.
     func open(_ sealed: [UInt8]) -> [UInt8]? {
-        func attempt(_ s: Engine) -> [UInt8]? {
-            let key = s.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
-                                 length: MarmotProfile.groupEventKeyLength)
-            return try? GroupEventCipher.open(bytes: sealed, key: key)
-        }
-        if !state.isRemoved, let opened = attempt(state) { return opened }
-        for s in snapshots.reversed() { if let opened = attempt(s.state) { return opened } }
+        if !state.isRemoved, let opened = Self.open(sealed, in: state) { return opened }
+        for s in snapshots.reversed() { if let opened = Self.open(sealed, in: s.state) { return opened } }
         return nil
     }
 

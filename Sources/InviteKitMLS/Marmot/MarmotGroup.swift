@@ -91,9 +91,13 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
     // MARK: sending
 
     /// The kind-445 key of the current epoch.
-    func currentKey() -> SecureBytes {
-        state.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
-                       length: MarmotProfile.groupEventKeyLength)
+    func currentKey() -> SecureBytes { Self.groupEventKey(of: state) }
+
+    /// The kind-445 content key of `s`'s epoch (MIP-03): the one derivation every sealing and
+    /// opening asks.
+    static func groupEventKey(of s: Engine) -> SecureBytes {
+        s.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
+                   length: MarmotProfile.groupEventKeyLength)
     }
 
     /// Sends an application event: `inner` becomes an unsigned rumor authored by this member.
