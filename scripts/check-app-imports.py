@@ -10,6 +10,9 @@ module of ANOTHER package (its own `-package-name`), against the modules `swift 
   `// expect:` line (e.g. "cannot find 'HomeLock' in scope"): a file that fails for another
   reason (a typo, a renamed API) does not count as a pass.
 
+- No file of the CLI (Sources/invitekit) imports InviteKitStore: the CLI is an app of the library
+  too (issue 30), so it reads a home through `NodeHome` and `InviteKitNode`, never through tables.
+
 The compiler's search paths are the ones SwiftPM used for `invitekit-node-app` (an executable
 on InviteKit alone), read from .build/debug.yaml; only the package name differs, so `package`
 declarations are out of reach exactly as for an app in its own package.
@@ -59,9 +62,23 @@ def typecheck(swiftc, args, path):
     return subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
 
 
+# The CLI's sources: an app of the library like any other (issue 30).
+CLI_SOURCES = os.path.join(ROOT, "Sources", "invitekit")
+STORE_IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+(?:\w+\s+)?InviteKitStore\b", re.M)
+
+
+def cli_store_imports():
+    """The CLI files that import InviteKitStore, relative to the repository root."""
+    found = []
+    for path in sorted(glob.glob(os.path.join(CLI_SOURCES, "**", "*.swift"), recursive=True)):
+        if STORE_IMPORT.search(open(path, encoding="utf-8").read()):
+            found.append(os.path.relpath(path, ROOT))
+    return found
+
+
 def main():
+    failures = [f"{path} imports InviteKitStore: read the home through NodeHome or InviteKitNode" for path in cli_store_imports()]
     swiftc, args = compiler_arguments()
-    failures = []
     allowed = os.path.join(CHECKS, "Allowed.swift")
     r = typecheck(swiftc, args, allowed)
     if r.returncode != 0:
@@ -83,7 +100,7 @@ def main():
     if failures:
         print("\n".join(failures), file=sys.stderr)
         return 1
-    print(f"check-app-imports: Allowed.swift compiles; {len(forbidden)} forbidden uses of the store do not")
+    print(f"check-app-imports: Allowed.swift compiles; {len(forbidden)} forbidden uses of the store do not; no CLI file imports the store")
     return 0
 
 

@@ -182,7 +182,7 @@ final class JoinEndToEndTests: XCTestCase {
         try await w.adaProcesses()
         client.catchUp(await w.dee.catchUpWraps())
         XCTAssertEqual(client.state, .cancelled)
-        XCTAssertEqual(client.machine.ignored, [.afterCancel])
+        XCTAssertEqual(client.refused, [.afterCancel])
     }
 
     func testJoinerCannotReadMessagesFromBeforeItJoined() async throws {

@@ -4,15 +4,21 @@ import InviteKitInvites
 import InviteKitMLS
 
 /// The joiner's side: checks an invite locally, sends the join request, and turns what comes
-/// back (a Welcome or a join error) into a ``JoinState``.
+/// back (a Welcome or a join error) into a ``JoinState`` through the one ``JoinStateMachine``
+/// (which ``InviteKitNode`` drives too, through its stored joins).
 public struct JoinClient: Sendable {
     public let key: Secp256k1.PrivateKey
     public let keyPackages: any KeyPackageStore
     public private(set) var machine = JoinStateMachine()
     /// The group, once joined.
     public private(set) var group: MarmotMLSGroup?
-    /// Why the last Welcome could not be processed (its KeyPackage is kept for a retry).
+    /// Why the last Welcome could not be processed. One made for this join's KeyPackage also
+    /// ends the join (``JoinStateMachine/Event/welcomeFailed(_:)``); any other leaves it waiting.
+    /// The KeyPackage is kept either way.
     public private(set) var lastWelcomeError: InviteKitError?
+    /// The events the machine refused, in order (``JoinStateMachine/Refusal``): a join error
+    /// for another invite, anything after a cancel or a finished join.
+    public private(set) var refused: [JoinStateMachine.Refusal] = []
     /// The inviter's `invite_join_error` as received (type, tag, reason, timestamp), once one
     /// for the invite being joined ended the join. ``state`` holds the mapped ``InviteKitError``.
     public private(set) var joinError: InviteJoinError?
@@ -54,13 +60,14 @@ public struct JoinClient: Sendable {
     /// §2) has neither, so only its fields are checked and the inviter's admin decides (§8.3
     /// rule 5). A failed check ends in `joinFailed` and throws the same error: nothing is sent.
     public mutating func start(invite text: String, name: String? = nil, now: Int64 = UnixTime.now()) throws(InviteKitError) -> Outgoing {
-        machine.apply(.startValidating)
+        // A client starts one join: a second start is refused before anything is made.
+        try machine.apply(.validate)
         let target: Target
         do {
             target = try Self.target(of: text, now: now)
         } catch {
             let failure = InviteKitError.from(error)
-            machine.apply(.validationFailed(tag: nil, error: failure))
+            feed(.invalid(failure))
             throw failure
         }
         // The state machine matches join errors by tag; a Whistle join gets none (no tag to name).
@@ -74,12 +81,24 @@ public struct JoinClient: Sendable {
             let wrap = try GiftWrap.wrap(template: request.rumorTemplate(now: now), from: key, to: target.inviter, now: now, using: rng)
             inviter = target.inviter
             keyPackageEvent = kpEvent
-            machine.apply(.requestSent(tag: tag))
+            feed(.requested(tag: tag))
             return Outgoing(keyPackageEvent: kpEvent, joinRequest: wrap, relays: relays, tag: target.tag, inviter: target.inviter)
         } catch {
             let failure = InviteKitError.from(error)
-            machine.apply(.validationFailed(tag: tag, error: failure))
+            feed(.invalid(failure))
             throw failure
+        }
+    }
+
+    /// Applies one event; a refused one is kept in ``refused``. Returns whether the state moved.
+    @discardableResult
+    private mutating func feed(_ event: JoinStateMachine.Event) -> Bool {
+        do {
+            try machine.apply(event)
+            return true
+        } catch {
+            refused.append(JoinStateMachine.Refusal(error) ?? .notExpected)
+            return false
         }
     }
 
@@ -112,7 +131,7 @@ public struct JoinClient: Sendable {
         guard gift.sender == inviter, let message = try? SealedMessage(gift) else { return }
         switch message {
         case .inviteJoinError(let e):
-            if machine.apply(.joinErrorReceived(tag: e.inviteTag, errorType: e.errorType)) { joinError = e }
+            if feed(.rejected(tag: e.inviteTag, errorType: e.errorType)) { joinError = e }
         case .welcome:
             switch machine.state {
             case .joining:
@@ -120,9 +139,14 @@ public struct JoinClient: Sendable {
                     // The group layer also requires the gift's sender to be an admin of the group.
                     let joined = try MarmotMLSGroup.join(gift: gift, recipient: key, store: keyPackages)
                     group = joined
-                    machine.apply(.welcomeProcessed(JoinedGroup(nostrGroupID: Hex.encode(joined.nostrGroupID), epoch: joined.epoch)))
+                    feed(.welcomeMatched(JoinedGroup(groupID: Hex.encode(joined.state.groupID), nostrGroupID: Hex.encode(joined.nostrGroupID),
+                                                     epoch: joined.epoch)))
                 } catch {
-                    lastWelcomeError = InviteKitError.from(error)  // the KeyPackage stays in the store
+                    let failure = InviteKitError.from(error)
+                    lastWelcomeError = failure  // the KeyPackage stays in the store
+                    // Only a Welcome made for this join's KeyPackage answers it, as on a node.
+                    let named = (try? MarmotMLSGroup.keyPackageReferences(ofWelcomeRumor: gift.rumor)) ?? []
+                    if let bundle, named.contains(bundle.reference) { feed(.welcomeFailed(failure)) }
                 }
             case .joined:
                 rejoin(gift)
@@ -163,7 +187,7 @@ public struct JoinClient: Sendable {
         for gift in ordered { handle(gift) }
     }
 
-    public mutating func cancel() { machine.apply(.cancel) }
+    public mutating func cancel() { feed(.cancel) }
 
     /// Once joined, the KeyPackage event to delete with NIP-09 (kind 5), so nobody else uses it.
     /// `nil` before joining and for a last-resort package, which stays published.

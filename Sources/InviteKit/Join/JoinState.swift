@@ -1,4 +1,7 @@
-/// Where a joiner is: `idle → validating → joining(tag) → joined | joinFailed(tag, error) | cancelled`.
+/// Where a joiner is: `idle → validating → joining(tag) → joined | joinFailed(tag, error) | cancelled`
+/// (``JoinStateMachine``). A node stores the last four as `pending_joins.state` `requested`,
+/// `joined`, `failed` and `cancelled` (``PendingJoinRecord``); `idle` and `validating` are never
+/// stored, because the row is written with the request it was checked for.
 public enum JoinState: Sendable, Hashable {
     case idle
     case validating
@@ -18,10 +21,14 @@ public enum JoinState: Sendable, Hashable {
 
 /// What a successful join produced.
 public struct JoinedGroup: Sendable, Hashable {
+    /// The MLS group id (hex), as ``NodeGroup/id`` and `pending_joins.group_id` hold it.
+    public let groupID: String
     /// The `h` tag value (hex nostr group id).
     public let nostrGroupID: String
     public let epoch: UInt64
-    public init(nostrGroupID: String, epoch: UInt64) { self.nostrGroupID = nostrGroupID; self.epoch = epoch }
+    public init(groupID: String, nostrGroupID: String, epoch: UInt64) {
+        self.groupID = groupID; self.nostrGroupID = nostrGroupID; self.epoch = epoch
+    }
 }
 
 extension JoinState: CustomStringConvertible {

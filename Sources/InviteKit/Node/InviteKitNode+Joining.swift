@@ -47,13 +47,15 @@ extension InviteKitNode {
         switch message {
         case .inviteJoinError(let e):
             guard let join = active.first(where: { $0.inviter == gift.sender.rawRepresentation && $0.inviteTag == e.inviteTag }) else { return false }
-            try store.write { tx in
-                try tx.pendingJoins.markFailed(id: join.id, errorType: e.errorType.rawValue, errorTag: e.inviteTag, reason: e.reason,
-                                               at: Int64(e.timestamp.timeIntervalSince1970), now: now)
+            let state = try store.write { tx in
+                let state = try tx.advance(join, .rejected(tag: e.inviteTag, errorType: e.errorType), reason: e.reason,
+                                           at: Int64(e.timestamp.timeIntervalSince1970), now: now)
                 _ = try tx.processedRequests.record(ProcessedRequest(rumorID: gift.rumor.id, wrapID: wrap.id, outcome: "join_error",
                                                                      groupID: nil, processedAt: now))
+                return state
             }
-            emit(.joinRefused(joinID: join.id, e, error: InviteKitError(e.errorType.inviteKitCode, underlyingCode: e.errorType.rawValue)))
+            guard case .joinFailed(_, let error) = state else { return true }
+            emit(.joinRefused(joinID: join.id, e, error: error))
             return true
         case .welcome:
             let fromInviter = active.filter { $0.inviter == gift.sender.rawRepresentation }
@@ -121,7 +123,9 @@ extension InviteKitNode {
                             gift: UnwrappedGift, wrap: NostrEvent) {
         defer { treeChunkFetches.remove(wrap.id) }
         do {
-            if let join, try store.read({ tx in try tx.pendingJoins.get(id: join.id) })?.state != .requested { return }
+            // The join may have ended while the chunks came (another answer, a restart's catch-up).
+            if let join, let current = try store.read({ tx in try tx.pendingJoins.get(id: join.id) }),
+               (try? JoinStateMachine(resuming: current)) == nil { return }
             try completeJoin(try MarmotMLSGroup.join(opened, treeChunkEvents: treeChunkEvents, store: keyPackages), join: join, gift: gift, wrap: wrap)
         } catch {
             let mapped = InviteKitError.from(error)
@@ -129,18 +133,14 @@ extension InviteKitNode {
         }
     }
 
-    /// The `error_type` of a join ended by a Welcome that could not be used; `error_reason` holds
-    /// its code.
-    static let welcomeFailedType = "welcome_failed"
-
     /// Ends a join whose Welcome could not be used: stored, so a waiter in this or another process
-    /// learns at once (issue 31, D7), and reported. The KeyPackage stays unconsumed.
+    /// learns at once (issue 31, D7), and reported with the error the join ended with. The
+    /// KeyPackage stays unconsumed.
     private func failJoin(_ join: PendingJoinRecord, error: InviteKitError, now: Int64) {
-        let reason = error.underlyingCode ?? error.code.rawValue
-        try? store.write { tx in
-            try tx.pendingJoins.markFailed(id: join.id, errorType: Self.welcomeFailedType, errorTag: nil, reason: reason, at: now, now: now)
-        }
-        emit(.welcomeFailed(joinID: join.id, error: error))
+        var ended = error
+        if let state = try? store.write({ tx in try tx.advance(join, .welcomeFailed(error), now: now) }),
+           case .joinFailed(_, let stored) = state { ended = stored }
+        emit(.welcomeFailed(joinID: join.id, error: ended))
     }
 
     /// Records a processed Welcome: the join, the group and the processed mark in one
@@ -156,7 +156,10 @@ extension InviteKitNode {
         // A join through an invite uses the invite's relays; an admin's add, the group's own.
         let relays = join?.relays ?? Array(group.groupData.relays.filter(RelayURL.isValid).prefix(Self.maxWelcomeRelays))
         try store.write { tx in
-            if let join { try tx.pendingJoins.markJoined(id: join.id, groupID: groupID, now: now) }
+            if let join {
+                try tx.advance(join, .welcomeMatched(JoinedGroup(groupID: groupID, nostrGroupID: Hex.encode(group.nostrGroupID),
+                                                                 epoch: group.epoch)), now: now)
+            }
             try insertGroup(StoredGroup(id: groupID, nostrGroupID: Hex.encode(group.nostrGroupID), name: group.groupData.name,
                                         engine: MarmotMLSGroup.engineName, engineVersion: MarmotMLSGroup.engineVersion,
                                         state: group.serializedWithoutTree(), epoch: group.epoch, currentTag: nil,
@@ -218,13 +221,8 @@ extension InviteKitNode {
         switch record.state {
         case .requested: return nil
         case .joined: return .success(try group(record.groupID ?? ""))
-        case .failed:
-            if record.errorType == Self.welcomeFailedType {
-                return .failure(InviteKitError(.welcomeFailed, underlyingCode: record.errorReason ?? Self.welcomeFailedType))
-            }
-            let type = InviteJoinError.ErrorType(rawValue: record.errorType ?? "")
-            return .failure(InviteKitError(type.inviteKitCode, underlyingCode: type.rawValue))
-        case .cancelled: return .failure(InviteKitError(.joinFailed, underlyingCode: "join_cancelled"))
+        case .failed: return .failure(record.failure ?? InviteKitError(.joinFailed))
+        case .cancelled: return .failure(InviteKitError(.joinFailed, underlyingCode: JoinStateMachine.Refusal.afterCancel.rawValue))
         }
     }
 }

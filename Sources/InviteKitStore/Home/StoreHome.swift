@@ -14,6 +14,10 @@ public struct StoreHome: Sendable, Hashable {
 
     public init(directory: String) { self.directory = AbsolutePath.resolve(directory) }
 
+    /// `path` made absolute the way a home's directory is (``AbsolutePath``), so a tool resolves
+    /// every path it takes with the one rule.
+    public static func absolutePath(_ path: String) -> String { AbsolutePath.resolve(path) }
+
     /// `$INVITEKIT_HOME`, else `~/.invitekit`.
     public static func resolve(_ explicit: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> StoreHome {
         if let explicit, !explicit.isEmpty { return StoreHome(directory: explicit) }

@@ -113,22 +113,17 @@ struct GroupCommand: AsyncParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 let home = try options.intact()
-                let reader = NodeHome(home)
-                var after: StoredMessage?
-                repeat {
-                    let page: [StoredMessage]
-                    do { page = try reader.history(of: group, after: after) } catch let e as InviteKitError where e.code == .groupNotFound {
-                        throw CLIFailure("no group \(group)")
-                    }
-                    for m in page {
+                let messages = NodeHome(home).messages(of: group, follow: follow, interval: .milliseconds(Int(interval * 1000)))
+                do {
+                    for try await m in messages {
                         let npub = NodeOutput.npub(m.sender)
                         NodeOutput.emit(options.json, ["event": m.eventID, "sender": npub, "created_at": "\(m.createdAt)", "status": m.status.rawValue,
                                                        "content": m.content],
                                         text: "\(NodeOutput.time(m.createdAt))  \(npub)  [\(m.status.rawValue)]  \(m.content)")
-                        after = m
                     }
-                    if follow && page.isEmpty { try await Task.sleep(for: .milliseconds(Int(interval * 1000))) }
-                } while follow
+                } catch let e as InviteKitError where e.code == .groupNotFound {
+                    throw CLIFailure("no group \(group)")
+                }
             }
         }
     }

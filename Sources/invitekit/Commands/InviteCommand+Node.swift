@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import InviteKit
-import InviteKitStore
 
 /// The node's invite commands (PROTOCOL §8.3 rule 5; docs/cli.md §5): `invite create --group ID` (through
 /// ``createOnNode(group:home:singleUse:expiresIn:format:json:qr:)``) and `invite revoke`, and the

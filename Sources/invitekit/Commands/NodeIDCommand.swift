@@ -1,6 +1,5 @@
 import ArgumentParser
 import InviteKit
-import InviteKitStore
 
 /// `invitekit id`: the node's npub, default relays and number of groups (works while `serve` runs).
 struct NodeIDCommand: ParsableCommand {

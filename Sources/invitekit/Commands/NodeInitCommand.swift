@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import InviteKit
-import InviteKitStore
 
 /// `invitekit init`: creates a node's home (identity key file 0600, database, default relays).
 /// `--force-new-identity` first sets an old or half-present identity aside (docs/storage.md §5).
@@ -26,14 +25,7 @@ struct NodeInitCommand: ParsableCommand {
                 let text = String(decoding: input, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 secret = try NostrKeys.parseSecretKey(text).rawRepresentation
             }
-            try home.create()
-            var setAside: [String] = []
-            if forceNewIdentity {
-                if try home.contents() != .empty { setAside = try home.setAside(now: UnixTime.now()) }
-            } else {
-                try home.requireInitializable()
-            }
-            let publicKey = try InviteKitNode.initialize(home: home, relays: relays, importing: secret)
+            let (publicKey, setAside) = try NodeHome(home).createIdentity(relays: relays, importing: secret, replacingIdentity: forceNewIdentity)
             var o = JSONOutput()
             o.add("home", home.directory)
             o.add("npub", NIP19.npub(publicKey))

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import InviteKit
-import InviteKitStore
 
 /// `invitekit join URL`: publishes a KeyPackage and the join request, then waits until joined
 /// (exit 0), refused (exit 3, with the user-facing reason) or timed out (exit 4). The node's
