@@ -93,7 +93,7 @@ package enum NodeBenchmarks {
             return try InviteKitNode(home: home, configuration: config)
         }
         let ada = try open("ada"), dee = try open("dee")
-        let runners = [ada, dee].map { n in Task { try await n.run() } }
+        let runners = [ada, dee].map { $0.runInBackground() }
         defer { runners.forEach { $0.cancel() } }
         let group = try await ada.createGroup(name: "bench")
         let invite = try await ada.createInvite(groupID: group.id, singleUse: false, expiresIn: 3600)
@@ -152,7 +152,7 @@ package enum NodeBenchmarks {
         _ = await runners[0].result
         let again = dee.events()
         let restart = ContinuousClock.now
-        let rerun = Task { try await dee.run() }
+        let rerun = dee.runInBackground()
         defer { rerun.cancel() }
         try await waitForMessage(again, "after the restart")
         report.catchUpSeconds = seconds(ContinuousClock.now - restart)
@@ -199,7 +199,7 @@ package enum NodeBenchmarks {
             let node = try InviteKitNode(home: home, configuration: InviteKitNode.Configuration(
                 relayTimeout: .seconds(5), idleInterval: .milliseconds(100), keyPackageLowWater: 0,
                 connector: { u in relayURL == nil ? memory as any NostrRelayConnection : WebSocketRelayClient(url: u) }))
-            let runner = Task { try await node.run() }
+            let runner = node.runInBackground()
             let events = node.events()
             var admin = built.admin
             let rng = SeededRandom(seed: 1000)

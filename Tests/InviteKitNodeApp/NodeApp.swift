@@ -29,7 +29,7 @@ enum NodeApp {
             if !home.exists { try InviteKitNode.initialize(home: home, relays: [args[3]]) }
             let node = try InviteKitNode(home: home, configuration: .init(relayTimeout: .seconds(5), idleInterval: .milliseconds(200)))
             if args[1] == "serve" { return try await serve(node) }
-            let runner = Task { try await node.run() }
+            let runner = node.runInBackground()
             let feed = Task { try await FeedLog(home: args[2]).consume(node) }
             switch args[1] {
             case "inviter": try await inviter(node)

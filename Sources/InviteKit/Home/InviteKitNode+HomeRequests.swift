@@ -52,7 +52,7 @@ extension InviteKitNode {
     /// place a home's node starts its run loop for a process (``NodeHome``).
     func whileRunning<T: Sendable>(_ body: (InviteKitNode) async -> T) async -> T {
         if isRunning { return await body(self) }
-        let driver = Task { try await self.run() }
+        let driver = runInBackground()
         let result = await body(self)
         driver.cancel()
         _ = await driver.result

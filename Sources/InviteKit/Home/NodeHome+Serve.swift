@@ -28,11 +28,12 @@ extension NodeHome {
                 try? await Task.sleep(for: .milliseconds(20))
             }
         }
-        let outcome: Result<Void, InviteKitError>
-        do throws(InviteKitError) { try await node.run(); outcome = .success(()) } catch { outcome = .failure(error) }
+        // The node runs until this task is cancelled (handed on to the loop) or the node shut down.
+        let runner = node.runInBackground()
+        let outcome = await withTaskCancellationHandler { await runner.result } onCancel: { runner.cancel() }
         taker.cancel()
         await taker.value
-        try outcome.get()
+        if case .failure(let error) = outcome { throw InviteKitError.from(error) }
     }
 
     /// Takes every waiting request (an atomic rename, so a request withdrawn at the same moment

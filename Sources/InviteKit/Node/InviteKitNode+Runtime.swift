@@ -5,6 +5,19 @@ import InviteKitStore
 
 /// The runtime: what keeps a node in step with its relays while ``run()`` runs.
 extension InviteKitNode {
+    /// Starts ``run()`` in a task of its own and returns the task: cancel it (or call
+    /// ``shutdown()``) to stop the loop, and await its `result` for what ``run()`` threw. The
+    /// one place a node's loop is started: by ``NodeHome`` (its serving node and a one-request
+    /// node), the benchmarks and apps alike.
+    ///
+    /// ```swift
+    /// let runner = node.runInBackground()
+    /// defer { runner.cancel() }
+    /// ```
+    public nonisolated func runInBackground() -> Task<Void, any Error> {
+        Task { try await self.run() }
+    }
+
     /// Runs the node until the calling task is cancelled: the relay connections (reconnects,
     /// backoff and NIP-42 as `WebSocketRelayClient` does them), a live subscription for this
     /// node's gift wraps (NIP-59; the first answer is the catch-up) and one for the kind-445
@@ -18,10 +31,7 @@ extension InviteKitNode {
     /// ``InviteKitError/Code/alreadyRunning`` when called twice. Relay failures do not end it:
     /// they are retried and reported as ``NodeEvent/relayProblem(relay:error:)``.
     ///
-    /// ```swift
-    /// let runner = Task { try await node.run() }
-    /// defer { runner.cancel() }
-    /// ```
+    /// In a task of its own: ``runInBackground()``.
     public func run() async throws(InviteKitError) {
         try requireOpen()
         guard runtime == nil else { throw InviteKitError(.alreadyRunning) }
