@@ -59,6 +59,8 @@ public struct JoinClient: Sendable {
     /// signature and expiry are checked (PROTOCOL §3); a Whistle code (`whistle://invite/…`,
     /// §2) has neither, so only its fields are checked and the inviter's admin decides (§8.3
     /// rule 5). A failed check ends in `joinFailed` and throws the same error: nothing is sent.
+    /// A client makes one join: a second `start` is refused (`message_rejected`,
+    /// `join_not_expected`) before anything is made.
     public mutating func start(invite text: String, name: String? = nil, now: Int64 = UnixTime.now()) throws(InviteKitError) -> Outgoing {
         // A client starts one join: a second start is refused before anything is made.
         try machine.apply(.validate)

@@ -11,7 +11,7 @@
 public struct JoinStateMachine: Sendable, Hashable {
     /// What happened to a join.
     public enum Event: Sendable, Hashable {
-        /// The invite's local checks begin (``AnyInvite``, ``InviteValidator``).
+        /// The invite's local checks begin (`AnyInvite`, `InviteValidator`).
         case validate
         /// The invite held and the join request was built; `tag` is the signed invite's tag, empty
         /// for a Whistle code (which has none).
@@ -91,14 +91,26 @@ public struct JoinStateMachine: Sendable, Hashable {
             return .joinFailed(tag: "", error: error)
         case (.joining(let tag), .rejected(let errorTag, let type)):
             guard tag == errorTag else { throw Refusal.otherTag.error }
-            return .joinFailed(tag: tag, error: InviteKitError(type.inviteKitCode, underlyingCode: type.rawValue))
+            return .joinFailed(tag: tag, error: refusalError(type))
         case (.joining, .welcomeMatched(let group)):
             return .joined(group)
         case (.joining(let tag), .welcomeFailed(let error)):
-            // Stored as `welcome_failed` with the cause's code as its reason, and read back so.
-            return .joinFailed(tag: tag, error: InviteKitError(.welcomeFailed, underlyingCode: error.underlyingCode ?? error.code.rawValue))
+            return .joinFailed(tag: tag, error: welcomeError(code: error.underlyingCode ?? error.code.rawValue))
         default:
             throw Refusal.notExpected.error
         }
+    }
+
+    /// The error a join the inviter refused ends with: its `error_type` mapped into the taxonomy
+    /// (PROTOCOL §8.3), the raw type as underlying code. A node reads a stored refusal back
+    /// through it too.
+    static func refusalError(_ type: InviteJoinError.ErrorType) -> InviteKitError {
+        InviteKitError(type.inviteKitCode, underlyingCode: type.rawValue)
+    }
+
+    /// The error a join ends with when a Welcome made for its KeyPackage could not be used:
+    /// `welcome_failed`, with the cause's code (`nil`: none kept) as underlying code.
+    static func welcomeError(code: String?) -> InviteKitError {
+        InviteKitError(.welcomeFailed, underlyingCode: code ?? InviteKitError.Code.welcomeFailed.rawValue)
     }
 }

@@ -20,10 +20,7 @@ extension PendingJoinRecord {
     /// Welcome's error code. `nil` for a join in any other state.
     var failure: InviteKitError? {
         guard state == .failed else { return nil }
-        if errorType == Self.welcomeFailedType {
-            return InviteKitError(.welcomeFailed, underlyingCode: errorReason ?? Self.welcomeFailedType)
-        }
-        let type = InviteJoinError.ErrorType(rawValue: errorType ?? "")
-        return InviteKitError(type.inviteKitCode, underlyingCode: type.rawValue)
+        if errorType == Self.welcomeFailedType { return JoinStateMachine.welcomeError(code: errorReason) }
+        return JoinStateMachine.refusalError(InviteJoinError.ErrorType(rawValue: errorType ?? ""))
     }
 }
