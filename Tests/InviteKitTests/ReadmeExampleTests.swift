@@ -19,7 +19,7 @@ final class ReadmeExampleTests: XCTestCase {
             return try InviteKitNode(home: home, configuration: config)
         }
         let ada = try open("ada"), dee = try open("dee")
-        let runners = [ada, dee].map { node in Task { try await node.run() } }
+        let runners = [ada, dee].map { $0.runInBackground() }
         defer { runners.forEach { $0.cancel() } }
 
         // Ada creates a group and a single-use invite; Dee joins through it.
