@@ -55,6 +55,7 @@ extension InviteKitError {
         case .notMember: return .notAMember
         case .invalidInviteCode, .invalidInvitePreview, .invalidInviteRecord: return .inviteInvalid  // PROTOCOL §5.14
         case .inviteLinkInactive, .inviteRequestClosed: return .inviteRevoked  // PROTOCOL §5.14.10
+        case .invitePreviewMismatch: return .welcomeFailed
         case .inviteUnauthorized: return .notPermitted
         case .inviteCapacity: return .storeFull  // a local admission bound, never a decline
         default: return .keyPackageInvalid

@@ -133,6 +133,9 @@ public enum MLSErrorCodes {
         /// An invite request context can no longer be acted on: withdrawn, revoked, expired or
         /// already realized (PROTOCOL §5.14.10).
         case inviteRequestClosed = "invite_request_closed"
+        /// A Welcome for an invite-link request whose group holds no entry matching the preview
+        /// the user consented to: nothing is joined without a new explicit choice (PROTOCOL §5.14.11).
+        case invitePreviewMismatch = "invite_preview_mismatch"
     }
 
 }
