@@ -54,6 +54,10 @@ extension InviteKitError {
         case .notAdmin: return .notPermitted
         case .notMember: return .notAMember
         case .invalidInviteCode, .invalidInvitePreview, .invalidInviteRecord: return .inviteInvalid  // PROTOCOL §5.14
+        case .inviteLinkInactive, .inviteRequestClosed: return .inviteRevoked  // PROTOCOL §5.14.10
+        case .invitePreviewMismatch: return .welcomeFailed
+        case .inviteUnauthorized: return .notPermitted
+        case .inviteCapacity: return .storeFull  // a local admission bound, never a decline
         default: return .keyPackageInvalid
         }
     }

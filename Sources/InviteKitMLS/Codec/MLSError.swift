@@ -120,6 +120,22 @@ public enum MLSErrorCodes {
         /// is malformed or breaks a rule of its owner (`foundation/invite-link-records.md`;
         /// PROTOCOL §5.14.5–§5.14.8).
         case invalidInviteRecord = "invalid_invite_record"
+        /// An invite request was refused by an admission bound, without being declined; nothing
+        /// retained was evicted to make room (`features/group-invite-links.md` "Retention, capacity
+        /// and restart"; PROTOCOL §5.14.10).
+        case inviteCapacity = "invite_capacity"
+        /// An invite request names a link that is not an active entry of the selected group state,
+        /// or one whose generation was retired (PROTOCOL §5.14.10).
+        case inviteLinkInactive = "invite_link_inactive"
+        /// An invite request or decision is not authorized: a wrong bearer, or consent made ambiguous
+        /// by conflicting refreshes (the spec's `authorization_failed`; PROTOCOL §5.14.10).
+        case inviteUnauthorized = "invite_unauthorized"
+        /// An invite request context can no longer be acted on: withdrawn, revoked, expired or
+        /// already realized (PROTOCOL §5.14.10).
+        case inviteRequestClosed = "invite_request_closed"
+        /// A Welcome for an invite-link request whose group holds no entry matching the preview
+        /// the user consented to: nothing is joined without a new explicit choice (PROTOCOL §5.14.11).
+        case invitePreviewMismatch = "invite_preview_mismatch"
     }
 
 }

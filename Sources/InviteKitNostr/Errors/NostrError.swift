@@ -13,6 +13,9 @@ public enum NostrErrorCodes {
         case jsonSyntax = "json_syntax"
         case jsonDuplicateKey = "json_duplicate_key"
         case jsonTrailingData = "json_trailing_data"
+        /// JSON that is valid but not the RFC 8785 canonical form required where bytes are compared
+        /// (`NostrEvent.init(canonicalJSON:maxBytes:)`).
+        case jsonNotCanonical = "json_not_canonical"
         // NIP-01 events
         case malformedJSON = "event_malformed_json"
         case tooLarge = "event_too_large"
