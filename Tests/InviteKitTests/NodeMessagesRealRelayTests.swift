@@ -63,6 +63,14 @@ final class NodeMessagesRealRelayTests: XCTestCase {
         let deeCopy = try await dee.history(of: group).first { $0.appEventID == custom.appEventID }
         XCTAssertEqual(deeCopy?.kind, 30078, "any kind is kept")
         XCTAssertEqual(deeCopy?.tags, [["d", "app-state"], ["x", "1", "2"]], "tags are kept")
+        // The feed hands out the same rows, kind and tags included.
+        var fed: StoredMessage?
+        for await m in dee.feed(since: 0) where m.appEventID == custom.appEventID {
+            fed = m
+            break
+        }
+        XCTAssertEqual(fed?.kind, 30078)
+        XCTAssertEqual(fed?.tags, deeCopy?.tags)
 
         // Dee reacts and replies, naming the message by a prefix of its app event id.
         let helloID = try XCTUnwrap(hello.appEventID)
