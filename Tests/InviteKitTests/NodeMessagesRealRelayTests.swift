@@ -224,9 +224,20 @@ final class NodeMessagesRealRelayTests: XCTestCase {
         var ok = try await waitFor(30) { try await dee.messageRetention(of: group) == 30 }
         XCTAssertTrue(ok)
         skew.withLock { $0 = 90 }
+        // The run loop would remove a stored expired message at once: that it was never stored
+        // shows in the events, which announce every stored message.
+        let events = dee.events(bufferingNewest: 256)
         let late = try await ada.send(kind: 9, content: "too late", to: group)
         ok = try await waitFor(30) { try dee.store.read { tx in try tx.processedRequests.contains(wrapID: late.eventID) } }
         XCTAssertTrue(ok, "dee processed the event")
+        let announced = await NodeEventWait.first(in: events, timeout: .seconds(2)) { event -> Bool? in
+            switch event {
+            case .messageReceived(let m) where m.appEventID == late.appEventID: return true
+            case .messagesExpired: return true
+            default: return nil
+            }
+        }
+        XCTAssertNil(announced, "neither stored nor removed: never stored")
         XCTAssertNil(try dee.store.read { tx in try tx.messages.get(eventID: late.eventID) }, "never stored")
         let deeGroup = try await dee.group(group).id
         XCTAssertNil(try dee.store.read { tx in try tx.messages.find(groupID: deeGroup, appEventID: late.appEventID ?? "") })
