@@ -69,9 +69,11 @@ extension InviteKitNode {
     }
 
     /// A message of a group by event id, app event id, or a unique app-event-id prefix of at
-    /// least 8 characters; `not_found` (`message_not_found`) otherwise.
+    /// least 8 characters (a leading `#`, as `group read` prints it, is ignored); `not_found`
+    /// (`message_not_found`) otherwise, and for a deleted message.
     func resolveMessage(_ messageID: String, groupID: String) throws -> StoredMessage {
-        let id = messageID.lowercased()
+        var id = messageID.lowercased()
+        if id.hasPrefix("#") { id.removeFirst() }
         let found: StoredMessage? = try store.read { tx in
             if let m = try tx.messages.get(eventID: id), m.groupID == groupID { return m }
             if let m = try tx.messages.find(groupID: groupID, appEventID: id) { return m }
