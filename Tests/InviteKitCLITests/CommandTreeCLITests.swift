@@ -15,7 +15,7 @@ final class CommandTreeCLITests: XCTestCase {
 
     func testHelpShowsEachTreeWhole() throws {
         try assertLists(["--help"], ["group", "mls", "invite"])
-        try assertLists(["group", "--help"], ["new", "list", "members", "send", "read", "add", "remove", "leave", "update"])
+        try assertLists(["group", "--help"], ["new", "list", "members", "send", "read", "react", "reply", "edit", "delete", "add", "remove", "leave", "update", "retention"])
         try assertLists(["mls", "--help"], ["create", "add", "remove", "update", "leave", "confirm", "process", "send", "simulate"])
         try assertLists(["invite", "--help"], ["create", "decode", "verify", "qr", "revoke", "requests", "approve", "decline"])
     }

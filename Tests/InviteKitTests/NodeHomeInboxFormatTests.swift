@@ -12,12 +12,16 @@ final class NodeHomeInboxFormatTests: XCTestCase {
             .approve(group: "g", member: "npub1a"), .decline(group: "g", member: "npub1b"),
             .add(group: "g", members: ["npub1a", "npub1b"]), .remove(group: "g", member: "npub1c"),
             .update(group: "g"), .leave(group: "g"), .join(url: "https://x.example/i"), .join(url: nil),
+            .react(group: "g", message: "ab12", emoji: "👍"), .reply(group: "g", message: "ab12", text: "yes, and"),
+            .edit(group: "g", message: "ab12", text: "fixed"), .delete(group: "g", message: "ab12"), .retention(group: "g", seconds: 86_400),
         ]
         for r in requests { XCTAssertEqual(NodeHomeRequest(fields: r.fields), r) }
         // The CLI's earlier files: `add` joins several members with commas.
         XCTAssertEqual(NodeHomeRequest(fields: ["op": "add", "group": "g", "member": "a,b"]), .add(group: "g", members: ["a", "b"]))
         XCTAssertNil(NodeHomeRequest(fields: ["op": "explode", "group": "g"]))
         XCTAssertNil(NodeHomeRequest(fields: ["op": "send", "group": "g"]))
+        XCTAssertNil(NodeHomeRequest(fields: ["op": "react", "group": "g", "text": "+"]), "no message")
+        XCTAssertNil(NodeHomeRequest(fields: ["op": "retention", "group": "g", "seconds": "-1"]))
     }
 
     func testAnErrorAnswerComesBackAsTheServersError() {

@@ -23,6 +23,11 @@ extension InviteKitNode {
             // The relay handshake overlaps the encryption and the save.
             prepareConnections(to: row.relays)
             return try send(text, to: row.id)
+        case .react(_, let message, let emoji): return try react(emoji, to: message, in: row.id).eventID
+        case .reply(_, let message, let text): return try reply(text, to: message, in: row.id).eventID
+        case .edit(_, let message, let text): return try edit(message, newText: text, in: row.id).eventID
+        case .delete(_, let message): return try delete(message, in: row.id).eventID
+        case .retention(_, let seconds): return try await setMessageRetention(seconds, groupID: row.id)
         case .revoke: return try revokeInvites(groupID: row.id)
         case .invite(_, let singleUse, let expiresIn, let format):
             return try createInvite(groupID: row.id, format: format, singleUse: singleUse, expiresIn: expiresIn).url

@@ -162,8 +162,8 @@ extension NodeHome {
         case .published: return try published()
         case .decided:
             switch request {
-            case .send, .leave: return try published()
-            case .add, .remove, .update, .approve:
+            case .send, .react, .reply, .edit, .delete, .leave: return try published()
+            case .add, .remove, .update, .approve, .retention:
                 let status = try tx.pendingCommits.get(commitEventID: answer)?.status ?? .waiting
                 // Driving the node itself, the process also stays until the Commit's released
                 // events (tree chunks, Welcomes) reached a relay: nobody else would send them now.

@@ -1,3 +1,4 @@
+import InviteKitNostr
 import InviteKitStore
 
 /// What any process reads from a home without its lock (SQLite WAL readers), also while another
@@ -45,7 +46,19 @@ extension NodeHome {
             let store = try open()
             return try store.read { tx in
                 guard let row = try tx.groups.find(groupID) else { throw InviteKitError(.groupNotFound) }
-                return try tx.messages.history(groupID: row.id, after: after.map { ($0.createdAt, $0.sequence) }, limit: max(0, min(limit, 10_000)))
+                return try tx.messages.history(groupID: row.id, after: after.map { ($0.createdAt, $0.sequence) }, limit: max(0, min(limit, 10_000)),
+                                               visibleAt: UnixTime.now())
+            }
+        }
+    }
+
+    /// A page of a group's conversation with reactions, replies, edits and deletions folded in
+    /// (``InviteKitNode/timeline(of:after:limit:)``).
+    public func timeline(of groupID: String, after: StoredMessage? = nil, limit: Int = 500) throws(InviteKitError) -> [TimelineMessage] {
+        try InviteKitError.mapping {
+            try open().read { tx in
+                guard let row = try tx.groups.find(groupID) else { throw InviteKitError(.groupNotFound) }
+                return try InviteKitNode.timeline(groupID: row.id, after: after, limit: limit, now: UnixTime.now(), in: tx)
             }
         }
     }

@@ -7,6 +7,16 @@ import InviteKitStore
 public enum NodeHomeRequest: Sendable, Hashable {
     /// Sends a message (``InviteKitNode/send(_:to:)``); answers its event id.
     case send(group: String, text: String)
+    /// Reacts to a message (``InviteKitNode/react(_:to:in:)``); answers the reaction's event id.
+    case react(group: String, message: String, emoji: String)
+    /// Answers a message (``InviteKitNode/reply(_:to:in:)``); answers the reply's event id.
+    case reply(group: String, message: String, text: String)
+    /// Edits an own message (``InviteKitNode/edit(_:newText:in:)``); answers the edit's event id.
+    case edit(group: String, message: String, text: String)
+    /// Deletes an own message (``InviteKitNode/delete(_:in:)``); answers the deletion's event id.
+    case delete(group: String, message: String)
+    /// Sets the group's message retention (``InviteKitNode/setMessageRetention(_:groupID:)``); answers the Commit's id.
+    case retention(group: String, seconds: UInt64)
     /// Rotates the group's invite tag (``InviteKitNode/revokeInvites(groupID:)``); answers the new tag.
     case revoke(group: String)
     /// Makes an invite (``InviteKitNode/createInvite(groupID:format:singleUse:expiresIn:)``); answers its URL.
@@ -30,7 +40,7 @@ public enum NodeHomeRequest: Sendable, Hashable {
     /// The group the request names; empty for a join.
     public var group: String {
         switch self {
-        case .send(let g, _), .revoke(let g), .invite(let g, _, _, _), .approve(let g, _), .decline(let g, _), .add(let g, _),
+        case .send(let g, _), .react(let g, _, _), .reply(let g, _, _), .edit(let g, _, _), .delete(let g, _), .retention(let g, _), .revoke(let g), .invite(let g, _, _, _), .approve(let g, _), .decline(let g, _), .add(let g, _),
              .remove(let g, _), .update(let g), .leave(let g):
             return g
         case .join: return ""
@@ -42,7 +52,7 @@ public enum NodeHomeRequest: Sendable, Hashable {
     /// group's Commit in flight before it builds its own. The server runs each in its own task.
     var isLong: Bool {
         switch self {
-        case .add, .remove, .update, .approve: return true
+        case .add, .remove, .update, .approve, .retention: return true
         default: return false
         }
     }
@@ -51,6 +61,11 @@ public enum NodeHomeRequest: Sendable, Hashable {
     var fields: [String: String] {
         switch self {
         case .send(let g, let text): return ["op": "send", "group": g, "text": text]
+        case .react(let g, let m, let emoji): return ["op": "react", "group": g, "message": m, "text": emoji]
+        case .reply(let g, let m, let text): return ["op": "reply", "group": g, "message": m, "text": text]
+        case .edit(let g, let m, let text): return ["op": "edit", "group": g, "message": m, "text": text]
+        case .delete(let g, let m): return ["op": "delete", "group": g, "message": m]
+        case .retention(let g, let seconds): return ["op": "retention", "group": g, "seconds": "\(seconds)"]
         case .revoke(let g): return ["op": "revoke", "group": g]
         case .invite(let g, let singleUse, let expiresIn, let format):
             var f = ["op": "invite", "group": g, "single_use": singleUse ? "true" : "false", "format": format.rawValue]
@@ -77,6 +92,19 @@ public enum NodeHomeRequest: Sendable, Hashable {
         case "send":
             guard let text = f["text"] else { return nil }
             self = .send(group: g, text: text)
+        case "react", "reply", "edit":
+            guard let m = f["message"], let text = f["text"] else { return nil }
+            switch f["op"] {
+            case "react": self = .react(group: g, message: m, emoji: text)
+            case "reply": self = .reply(group: g, message: m, text: text)
+            default: self = .edit(group: g, message: m, text: text)
+            }
+        case "delete":
+            guard let m = f["message"] else { return nil }
+            self = .delete(group: g, message: m)
+        case "retention":
+            guard let seconds = f["seconds"].flatMap({ UInt64($0) }) else { return nil }
+            self = .retention(group: g, seconds: seconds)
         case "revoke": self = .revoke(group: g)
         case "invite":
             guard let format = StoredInvite.Format(rawValue: f["format"] ?? "signed") else { return nil }

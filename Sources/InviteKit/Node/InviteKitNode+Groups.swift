@@ -58,6 +58,7 @@ extension InviteKitNode {
         let receipt: MarmotReceipt
         var commits: [NodePendingCommit] = []
         var stored: [StoredMessage] = []
+        var refused: [(eventID: String, error: InviteKitError)] = []
         do {
             if let tag = entry.inviteTag {
                 var hosted = HostedGroup(group: advanced, currentTag: tag, relays: entry.relays, name: entry.name)
@@ -76,8 +77,8 @@ extension InviteKitNode {
                 receipt = advanced.ingest(event: event, now: now, budget: configuration.eventBudget)
             }
             if receipt.stateChanged || !commits.isEmpty {
-                stored = try saveGroupEvent(event, groupID: groupID, advanced: advanced, receipt: receipt, commits: commits,
-                                            relays: entry.relays, bufferDirty: entry.bufferDirty, now: now)
+                (stored, refused) = try saveGroupEvent(event, groupID: groupID, advanced: advanced, receipt: receipt, commits: commits,
+                                                       relays: entry.relays, bufferDirty: entry.bufferDirty, now: now)
             }
         } catch {
             // The group stays where it was; the buffer keeps what the engine left in it (an event
@@ -108,6 +109,7 @@ extension InviteKitNode {
         if receipt.outcomes.contains(where: { if case .removed = $0 { return true } else { return false } }) { registry[groupID]!.removed = true }
         for c in commits { pendingCommits[c.event.id] = c }
         for m in stored { emit(.messageReceived(m)) }
+        for r in refused { emit(.eventRejected(eventID: r.eventID, error: r.error)) }
         reportEvictions(groupID: groupID)
         for o in receipt.outcomes {
             switch o {
@@ -148,22 +150,43 @@ extension InviteKitNode {
 
     /// ``handleGroupEvent(_:)``'s one transaction: the engine's new state, the messages, the
     /// processed mark, queued Commits; synced to disk before anything is next published
-    /// (`Store.Durability.deferred`). Returns the messages stored.
+    /// (`Store.Durability.deferred`). Returns the messages stored, and the app events refused:
+    /// an edit or deletion of another account's message (PROTOCOL §5.15). A message past its
+    /// retention is neither.
     private func saveGroupEvent(_ event: NostrEvent, groupID: String, advanced: MarmotMLSGroup, receipt: MarmotReceipt,
-                                commits: [NodePendingCommit], relays: [String], bufferDirty: Bool, now: Int64) throws -> [StoredMessage] {
+                                commits: [NodePendingCommit], relays: [String], bufferDirty: Bool,
+                                now: Int64) throws -> (stored: [StoredMessage], refused: [(eventID: String, error: InviteKitError)]) {
         let outcomes = receipt.outcomes
         var stored: [StoredMessage] = []
+        var refused: [(eventID: String, error: InviteKitError)] = []
         let waits: Bool = { if case .buffered? = outcomes.first { return true } else { return false } }()
         try store.write(durability: commits.isEmpty ? .deferred : .immediate) { tx in
             if receipt.stateChanged { try writeState(advanced, groupID: groupID, in: tx, now: now) }
             if receipt.bufferChanged || bufferDirty { try saveBuffer(advanced.buffer, groupID: groupID, in: tx) }
             for (i, outcome) in outcomes.enumerated() {
-                guard case .message(let inner, _) = outcome else { continue }
+                guard case .message(let inner, let epoch) = outcome else { continue }
                 // The event's own outcome comes first; later ones come from buffered events it
                 // made readable, known by their rumor's id.
-                let m = StoredMessage(eventID: i == 0 ? event.id : inner.id, groupID: groupID, sender: Hex.decode(inner.pubkey) ?? [],
-                                      createdAt: inner.createdAt, kind: inner.kind, content: inner.content, outgoing: false, status: .received)
-                if try tx.messages.insert(m), let back = try tx.messages.get(eventID: m.eventID) { stored.append(back) }
+                let eventID = i == 0 ? event.id : inner.id
+                // PROTOCOL §5.15: a message past its retention is never stored.
+                let expiresAt = MessageRetentionV1.expiry(createdAt: inner.createdAt, seconds: advanced.retentionSeconds(atEpoch: epoch))
+                if let expiresAt, expiresAt <= now { continue }
+                let sender = Hex.decode(inner.pubkey) ?? []
+                let relation = MessageRelation(kind: inner.kind, tags: inner.tags, content: inner.content)
+                if let relation, relation.changesTarget {
+                    do { try Self.checkTargets(of: relation, sender: sender, groupID: groupID, in: tx) } catch let e as InviteKitError {
+                        refused.append((eventID, e))
+                        continue
+                    }
+                }
+                let m = StoredMessage(eventID: eventID, appEventID: inner.id, groupID: groupID, sender: sender, createdAt: inner.createdAt,
+                                      kind: inner.kind, content: inner.content, tags: inner.tags, refersTo: relation?.target, expiresAt: expiresAt,
+                                      outgoing: false, status: .received)
+                guard try tx.messages.insert(m) else { continue }
+                if case .deletion(let targets)? = relation {
+                    for t in targets { try tx.messages.markDeleted(groupID: groupID, appEventID: t, at: now) }
+                }
+                if let back = try tx.messages.get(eventID: m.eventID) { stored.append(back) }
             }
             // A buffered event is not processed yet: it is decided when it opens, or again when a
             // relay sends it after a restart.
@@ -175,7 +198,7 @@ extension InviteKitNode {
             if outcomes.contains(where: { if case .removed = $0 { return true } else { return false } }) { try tx.groups.markRemoved(id: groupID, now: now) }
             tx.failPoint("node.group_event.before_commit")
         }
-        return stored
+        return (stored, refused)
     }
 
     /// Reads the group's `buffered_events` into its engine's buffer, the first time one of its
@@ -229,16 +252,31 @@ extension InviteKitNode {
     }
 
     func sendMessage(text: String, groupID anyID: String) throws -> StoredMessage {
+        try sendMessage(EventTemplate(kind: MarmotProfile.chatMessageKind, content: text), relation: nil, groupID: anyID)
+    }
+
+    /// The one send of an app event (PROTOCOL §5.15): encrypted, stored as `pending` with its
+    /// kind, tags and retention expiry, and queued in one transaction. A relation's targets are
+    /// in the group's history; an edit's or deletion's are this member's own (`not_author`), and
+    /// a deletion is applied to them in the same transaction.
+    func sendMessage(_ template: EventTemplate, relation: MessageRelation?, groupID anyID: String) throws -> StoredMessage {
         let row = try groupRow(anyID)
         if row.removedAt != nil { throw InviteKitError(.notAMember, underlyingCode: "removed") }
+        if let relation { try checkTargets(of: relation, sender: publicKey.rawRepresentation, groupID: row.id) }
         var group = try currentGroup(row.id)
         let now = currentTime()
-        let event = try group.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: text, createdAt: now), now: now, rng: randomSource)
-        var message = StoredMessage(eventID: event.id, groupID: row.id, sender: publicKey.rawRepresentation, createdAt: now, kind: MarmotProfile.chatMessageKind,
-                                    content: text, outgoing: true, status: .pending)
+        var template = template
+        template.createdAt = now
+        let (event, rumor, expiresAt) = try group.sendApplication(template, now: now, rng: randomSource)
+        var message = StoredMessage(eventID: event.id, appEventID: rumor.id, groupID: row.id, sender: publicKey.rawRepresentation, createdAt: now,
+                                    kind: rumor.kind, content: rumor.content, tags: rumor.tags, refersTo: relation?.target, expiresAt: expiresAt,
+                                    outgoing: true, status: .pending)
         try store.write { tx in
             try writeState(group, groupID: row.id, in: tx, now: now)
             _ = try tx.messages.insert(message)
+            if case .deletion(let targets)? = relation {
+                for t in targets { try tx.messages.markDeleted(groupID: row.id, appEventID: t, at: now) }
+            }
             try enqueue(event, purpose: .message, relays: row.relays, in: tx, now: now)
             message = try tx.messages.get(eventID: event.id) ?? message
         }

@@ -35,15 +35,18 @@ extension InviteKitNode {
 
     /// A page of a group's history in order (`(createdAt, sequence)`, docs/storage.md §6): the
     /// oldest `limit` messages after `after`, or with `before`, the newest `limit` before it.
+    /// Every app event is a row, with its kind and tags (reactions, edits and deletions too:
+    /// ``MessageRelation`` reads them; ``timeline(of:after:limit:)`` folds them into their
+    /// targets). Messages past the group's retention are left out (PROTOCOL §5.15).
     public func history(of groupID: String, after: StoredMessage? = nil, before: StoredMessage? = nil,
                         limit: Int = 500) throws(InviteKitError) -> [StoredMessage] {
         try requireOpen()
         return try InviteKitError.mapping {
             let id = try groupRow(groupID).id
-            let n = max(0, min(limit, 10_000))
+            let n = max(0, min(limit, 10_000)), now = currentTime()
             return try store.read { tx in
-                if let before { return try tx.messages.history(groupID: id, before: (before.createdAt, before.sequence), limit: n) }
-                return try tx.messages.history(groupID: id, after: after.map { ($0.createdAt, $0.sequence) }, limit: n)
+                if let before { return try tx.messages.history(groupID: id, before: (before.createdAt, before.sequence), limit: n, visibleAt: now) }
+                return try tx.messages.history(groupID: id, after: after.map { ($0.createdAt, $0.sequence) }, limit: n, visibleAt: now)
             }
         }
     }

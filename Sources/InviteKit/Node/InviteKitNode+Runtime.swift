@@ -50,6 +50,7 @@ extension InviteKitNode {
                 if let deadline = runtime?.catchUpDeadline, ContinuousClock.now >= deadline { releaseCatchUp() }
                 try retryDeferredWraps()
                 try saveDirtyBuffers()
+                try removeExpiredMessages()
             } catch {
                 report(error, eventID: nil)
             }

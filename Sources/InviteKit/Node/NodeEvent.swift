@@ -21,6 +21,9 @@ public enum NodeEvent: Sendable {
     case messageReceived(StoredMessage)
     /// An own message was stored and queued (``InviteKitNode/send(_:to:)``).
     case messageQueued(StoredMessage)
+    /// The group's retention (PROTOCOL §5.15) ended for `count` stored messages: they were
+    /// removed from the home and no read shows them again.
+    case messagesExpired(groupID: String, count: Int)
     /// A relay acknowledged an own message (`OK true`, NIP-01).
     case messageDelivered(groupID: String, eventID: String)
     /// Every relay refused an own message, or the retries ran out.
@@ -53,7 +56,8 @@ public enum NodeEvent: Sendable {
     /// events were dropped to make room. Reported once per ``InviteKitNode/run()`` round (and
     /// with the group's next saved state), so a flood costs one report, not one per event.
     case bufferedEventsEvicted(groupID: String, count: Int)
-    /// An inbound event could not be used (a Welcome that does not open, say); nothing changed.
+    /// An inbound event could not be used (a Welcome that does not open, say, or an edit or
+    /// deletion of another member's message: `not_permitted`, `not_author`); nothing changed.
     case eventRejected(eventID: String, error: InviteKitError)
     /// Events were written to relays (one figure per flush round).
     case published(writes: Int)
@@ -67,7 +71,7 @@ extension NodeEvent: CustomStringConvertible {
         switch self {
         case .joined(_, let id, _), .messageDelivered(let id, _), .messageFailed(let id, _), .commitConfirmed(let id, _, _),
              .commitRolledBack(let id, _, _), .branchReplaced(let id, _, _), .memberAdded(let id, _), .memberRemoved(let id, _), .removedFromGroup(let id),
-             .approvalRequested(let id, _, _), .bufferedEventsEvicted(let id, _):
+             .approvalRequested(let id, _, _), .bufferedEventsEvicted(let id, _), .messagesExpired(let id, _):
             return id
         case .messageReceived(let m), .messageQueued(let m):
             return m.groupID
@@ -87,6 +91,7 @@ extension NodeEvent: CustomStringConvertible {
         case .welcomeFailed(let join, let error): return "join \(join) failed: \(error)"
         case .messageReceived(let m): return "message \(m.eventID) received in \(m.groupID)"
         case .messageQueued(let m): return "message \(m.eventID) queued in \(m.groupID)"
+        case .messagesExpired(let group, let count): return "\(count) messages expired in \(group)"
         case .messageDelivered(let group, let id): return "message \(id) delivered in \(group)"
         case .messageFailed(let group, let id): return "message \(id) failed in \(group)"
         case .commitConfirmed(let group, let id, let epoch): return "commit \(id) confirmed in \(group), epoch \(epoch)"

@@ -102,16 +102,35 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
 
     /// Sends an application event: `inner` becomes an unsigned rumor authored by this member.
     public mutating func message(_ inner: EventTemplate, now: Int64 = UnixTime.now(), rng: RandomSource = SystemRandom()) throws -> NostrEvent {
+        try sendApplication(inner, now: now, rng: rng).event
+    }
+
+    /// ``message(_:now:rng:)`` returning the inner app event as well (its id is what reactions,
+    /// replies, edits and deletions name) and its expiry under the group's retention (PROTOCOL
+    /// §5.15). A sender-supplied inner `expiration` tag is dropped: retention is group state.
+    public mutating func sendApplication(_ inner: EventTemplate, now: Int64 = UnixTime.now(),
+                                         rng: RandomSource = SystemRandom()) throws -> (event: NostrEvent, rumor: NostrEvent, expiresAt: Int64?) {
         guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
         let author = try Secp256k1.XOnlyPublicKey(rawRepresentation: state.ownIdentity)
-        let bytes = try MarmotApplicationMessage.encode(inner.rumor(pubkey: author, now: now))
+        var inner = inner
+        if profile == .current { inner.tags.removeAll { $0.first == MessageRetentionV1.expirationTag } }
+        let rumor = inner.rumor(pubkey: author, now: now)
+        let bytes = try MarmotApplicationMessage.encode(rumor)
         let mls = try state.sealApplication(bytes, rng: rng)
-        let expiration = groupData.retentionSeconds.flatMap { $0 == 0 ? nil : now.addingReportingOverflow(Int64(clamping: $0)) }
-            .flatMap { $0.overflow ? nil : $0.partialValue }
+        let expiration = MessageRetentionV1.expiry(createdAt: rumor.createdAt, seconds: groupData.retentionSeconds)
         // One's own message is part of one's input, as every recipient's: it witnesses this epoch.
         recordWitness(epoch: state.epoch, sender: state.ownIdentity)
-        return try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), profile: profile,
-                                              expiration: expiration, createdAt: now, rng: rng))
+        let event = try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), profile: profile,
+                                                   expiration: expiration, createdAt: now, rng: rng))
+        return (event, rumor, expiration)
+    }
+
+    /// The retention seconds of the epoch a message was sent in (`message-retention-v1.md`: each
+    /// message pins its source epoch's retention): the current epoch's, or a retained one's; an
+    /// epoch no longer retained reads as the current one.
+    public func retentionSeconds(atEpoch epoch: UInt64) -> UInt64? {
+        if epoch == state.epoch { return groupData.retentionSeconds }
+        return snapshots.last(where: { $0.epoch == epoch })?.groupData.retentionSeconds ?? groupData.retentionSeconds
     }
 
     /// This member's SelfRemove proposal as a kind-445 event.

@@ -1,7 +1,7 @@
 /// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
 /// migration: add the next one.
 enum Schema {
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v8]
 
     static var currentVersion: Int { migrations.last!.version }
 
@@ -233,5 +233,20 @@ enum Schema {
             PRIMARY KEY (group_id, chunk)
         ) WITHOUT ROWID
         """,
+    ])
+
+    /// Every app event kind and its tags are kept (docs/storage.md §6): the inner event's id (what
+    /// reactions, replies, edits and deletions name), its tags as JSON, the id it points at, when
+    /// retention removes it, and when its author deleted it (PROTOCOL §5.15). Version 7 is
+    /// another branch's.
+    static let v8 = Migration(version: 8, name: "message_kinds_and_tags", statements: [
+        "ALTER TABLE messages ADD COLUMN app_event_id TEXT",
+        "ALTER TABLE messages ADD COLUMN tags TEXT NOT NULL DEFAULT '[]'",
+        "ALTER TABLE messages ADD COLUMN refers_to TEXT",
+        "ALTER TABLE messages ADD COLUMN expires_at INTEGER",
+        "ALTER TABLE messages ADD COLUMN deleted_at INTEGER",
+        "CREATE INDEX messages_by_app_event ON messages(group_id, app_event_id) WHERE app_event_id IS NOT NULL",
+        "CREATE INDEX messages_referring ON messages(group_id, refers_to) WHERE refers_to IS NOT NULL",
+        "CREATE INDEX messages_expiring ON messages(expires_at) WHERE expires_at IS NOT NULL",
     ])
 }

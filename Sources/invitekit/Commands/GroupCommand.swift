@@ -9,7 +9,8 @@ struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group",
         abstract: "A node's groups, kept in its home (the state-file tool is `invitekit mls`).",
-        subcommands: [New.self, List.self, Members.self, Send.self, Read.self, Add.self, Remove.self, Leave.self, Update.self])
+        subcommands: [New.self, List.self, Members.self, Send.self, Read.self, React.self, Reply.self, Edit.self, Delete.self, Add.self, Remove.self,
+                      Leave.self, Update.self, Retention.self])
 
     /// `--home` and `--json`, on every node command.
     struct HomeOptions: ParsableArguments {
@@ -84,42 +85,50 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await runReportingErrors {
-                let home = try options.intact()
-                let eventID = try await NodeInbox.perform(.send(group: group, text: text), home: home, settle: .decided, timeout: timeout,
-                                                          notTakenMessage: "not sent: serve did not take the message within \(timeout) s") {
-                    NodeOutput.emit(options.json, ["status": "not_sent"], text: "not sent")
-                }
-                let last = try NodeHome(home).messageStatus(of: eventID) ?? .pending
-                // Queued is not lost: whoever runs this home next (serve, or any command) sends it.
-                let shown = last == .pending || last == .sent ? "queued" : last.rawValue
-                NodeOutput.emit(options.json, ["event": eventID, "status": shown], text: "\(shown) \(eventID)")
-                switch last {
-                case .acked: return
-                case .failed: throw CLIFailure("every relay refused the message", exitCode: 4)
-                default: throw CLIFailure("queued; no relay acknowledged it within \(timeout) s (it is sent when this home next runs)", exitCode: 4)
-                }
+                try await GroupCommand.sendAndReport(.send(group: group, text: text), options: options, timeout: timeout)
             }
         }
     }
 
     struct Read: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "read", abstract: "Print a group's history in order (sender npub, time, status); --follow keeps printing.")
+            commandName: "read",
+            abstract: "Print a group's conversation in order (time, message id, sender npub, status, text with edits, reply targets, reactions); --follow keeps printing.")
         @OptionGroup var options: HomeOptions
         @Option(help: "The group id.") var group: String
-        @Flag(help: "Keep printing new messages until interrupted.") var follow = false
+        @Flag(help: "Keep printing new messages, reactions, edits and deletions until interrupted.") var follow = false
         @Option(help: "Seconds between checks with --follow.", transform: NumericOption.seconds(NumericOption.pollInterval)) var interval: Double = 0.5
 
         func run() async throws {
             try await runReportingErrors {
-                let home = try options.intact()
-                let messages = NodeHome(home).messages(of: group, follow: follow, interval: .milliseconds(Int(interval * 1000)))
+                let reader = NodeHome(try options.intact())
+                func notFound<T>(_ body: () throws -> T) throws -> T {
+                    do { return try body() } catch let e as InviteKitError where e.code == .groupNotFound { throw CLIFailure("no group \(group)") }
+                }
+                // The conversation so far, folded; then, with --follow, each new row as it comes.
+                var after: StoredMessage?
+                while true {
+                    let page = try notFound { try reader.timeline(of: group, after: after) }
+                    for t in page {
+                        let (fields, text) = GroupCommand.render(t)
+                        NodeOutput.emit(options.json, fields, text: text)
+                    }
+                    guard let last = page.last else { break }
+                    after = last.message
+                }
+                guard follow else { return }
+                // Every row, reactions, edits and deletions too, from the newest on; the library follows.
+                var cursor: StoredMessage?
+                while let last = try notFound({ try reader.history(of: group, after: cursor, limit: 10_000) }).last { cursor = last }
                 do {
-                    for try await m in messages {
-                        let npub = NodeOutput.npub(m.sender)
-                        NodeOutput.emit(options.json, ["event": m.eventID, "sender": npub, "created_at": "\(m.createdAt)", "status": m.status.rawValue,
-                                                       "content": m.content],
-                                        text: "\(NodeOutput.time(m.createdAt))  \(npub)  [\(m.status.rawValue)]  \(m.content)")
+                    for try await m in reader.messages(of: group, after: cursor, follow: true, interval: .milliseconds(Int(interval * 1000))) {
+                        if let relation = MessageRelation(m), MessageRelation.annotationKinds.contains(m.kind) {
+                            let (fields, text) = GroupCommand.renderAnnotation(m, relation)
+                            NodeOutput.emit(options.json, fields, text: text)
+                        } else {
+                            let (fields, text) = GroupCommand.render(TimelineMessage.fold([m], related: [])[0])
+                            NodeOutput.emit(options.json, fields, text: text)
+                        }
                     }
                 } catch let e as InviteKitError where e.code == .groupNotFound {
                     throw CLIFailure("no group \(group)")

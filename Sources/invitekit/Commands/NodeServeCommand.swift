@@ -96,6 +96,7 @@ struct NodeServeCommand: AsyncParsableCommand {
         case .welcomeFailed(let id, let error): text = "welcome for join \(id.prefix(12))… not used (the join stays pending): \(error)"
         case .messageReceived(let m): text = "message \(m.eventID.prefix(12))… from \(NodeOutput.npub(m.sender))"
         case .messageQueued(let m): text = "message \(m.eventID.prefix(12))…: queued"
+        case .messagesExpired(let g, let n): text = "\(n) message(s) of \(g.prefix(16))… expired (retention)"
         case .messageDelivered(_, let id): text = "message \(id.prefix(12))…: acked"
         case .messageFailed(_, let id): text = "message \(id.prefix(12))…: failed"
         case .published(let writes): text = "published \(writes) event write(s)"
