@@ -79,11 +79,11 @@ final class MarmotHostileMemberTests: XCTestCase {
         }
         let at300 = try XCTUnwrap(sizes[300]), at1000 = try XCTUnwrap(sizes[1_000])
         XCTAssertLessThanOrEqual(at1000, at300 + 64, "the state grew with messages: \(at300) → \(at1000) bytes")
-        XCTAssertEqual(a.seenEventIDs.count, MarmotProfile.seenEventLimit)
+        XCTAssertEqual(a.seenLog.count(epoch: a.epoch), MarmotSeenLog.entryLimitPerEpoch)
         // A replay the record forgot is still refused further in, and changes nothing.
         let first = try b.message(EventTemplate(kind: 9, content: "old"), now: now)
         _ = a.receive(event: first, now: now)
-        for i in 0..<MarmotProfile.seenEventLimit { _ = a.receive(event: try b.message(EventTemplate(kind: 9, content: "n\(i)"), now: now), now: now) }
+        for i in 0..<MarmotSeenLog.eventLimitPerEpoch { _ = a.receive(event: try b.message(EventTemplate(kind: 9, content: "n\(i)"), now: now), now: now) }
         let before = a.serialized().exportBytes()
         let receipt = a.ingest(event: first, now: now)
         if case .message? = receipt.outcomes.first { XCTFail("a forgotten replay was read twice") }

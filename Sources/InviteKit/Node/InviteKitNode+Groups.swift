@@ -75,7 +75,7 @@ extension InviteKitNode {
             } else {
                 receipt = advanced.ingest(event: event, now: now, budget: configuration.eventBudget)
             }
-            if receipt.stateChanged || !commits.isEmpty {
+            if receipt.stateChanged || receipt.seenChanged || !commits.isEmpty {
                 stored = try saveGroupEvent(event, groupID: groupID, advanced: advanced, receipt: receipt, commits: commits,
                                             relays: entry.relays, bufferDirty: entry.bufferDirty, now: now)
             }
@@ -96,7 +96,7 @@ extension InviteKitNode {
             if registry[groupID]!.preJoinBuffered.remove(id) == nil { evicted += 1 }
         }
         registry[groupID]!.unreportedEvictions += evicted
-        guard receipt.stateChanged || !commits.isEmpty else {
+        guard receipt.stateChanged || receipt.seenChanged || !commits.isEmpty else {
             // Nothing but the buffer changed (an event no key opens yet, or junk): no write now.
             // It is saved with the group's next state, or by the run loop's next round; until then
             // a crash loses only events the relays send again (they are not marked processed).
@@ -104,7 +104,7 @@ extension InviteKitNode {
             return nil
         }
         registry[groupID]!.bufferDirty = false
-        if receipt.stateChanged { stateCommitted(advanced, groupID: groupID) }
+        if receipt.stateChanged || receipt.seenChanged { stateCommitted(advanced, groupID: groupID) }
         if receipt.outcomes.contains(where: { if case .removed = $0 { return true } else { return false } }) { registry[groupID]!.removed = true }
         for c in commits { pendingCommits[c.event.id] = c }
         for m in stored { emit(.messageReceived(m)) }
@@ -155,7 +155,8 @@ extension InviteKitNode {
         var stored: [StoredMessage] = []
         let waits: Bool = { if case .buffered? = outcomes.first { return true } else { return false } }()
         try store.write(durability: commits.isEmpty ? .deferred : .immediate) { tx in
-            if receipt.stateChanged { try writeState(advanced, groupID: groupID, in: tx, now: now) }
+            // The seen log's new rows go with the state (an accepted event changes both).
+            if receipt.stateChanged || receipt.seenChanged { try writeState(advanced, groupID: groupID, in: tx, now: now) }
             if receipt.bufferChanged || bufferDirty { try saveBuffer(advanced.buffer, groupID: groupID, in: tx) }
             for (i, outcome) in outcomes.enumerated() {
                 guard case .message(let inner, _) = outcome else { continue }
