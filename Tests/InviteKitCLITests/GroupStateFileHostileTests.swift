@@ -213,7 +213,8 @@ final class GroupStateFileHostileTests: XCTestCase {
         XCTAssertGreaterThan(parts[3].count, 2, "the confirmed commit is seen")
 
         for (version, kept) in [(UInt8(2), 3), (UInt8(1), 2)] {
-            try write(file(version: version, Array(parts.prefix(kept))), to: p.alice)
+            // From the file as it is now: an older copy would send on a ratchet step already used.
+            try write(file(version: version, Array(try sections(try bytes(p.alice)).prefix(kept))), to: p.alice)
             let m = try T.lines(["mls", "send", "--state", p.alice, "--content", "migrated from \(version)"])
             let saved = try bytes(p.alice)
             XCTAssertEqual(Array(saved.prefix(5)), Array("IKGS".utf8) + [3], "version \(version) saved as version 3")

@@ -13,14 +13,7 @@ final class MarmotHostileMemberTests: XCTestCase {
     let relays = ["wss://relay.example.com"]
 
     func pair(profile: MarmotWireProfile = .current) throws -> (admin: G, member: G) {
-        let ada = Secp256k1.PrivateKey(), bob = Secp256k1.PrivateKey(), store = MemoryKeyPackageStore()
-        let (_, bundle) = try KeyPackageEvent.create(nostrKey: ada, relays: relays, lastResort: false, profile: profile, now: now)
-        var a = try G.create(creator: bundle, name: "g", relays: relays, rng: SeededRandom(seed: 9))
-        let (event, b) = try KeyPackageEvent.create(nostrKey: bob, relays: relays, lastResort: false, profile: profile, now: now)
-        try store.save(b)
-        let pending = try a.commit(adding: [try KeyPackageValidator.validate(event, now: now)], now: now)
-        let wraps = try a.confirmPublished(pending, acknowledgedBy: relays, wrappingWelcomesFrom: ada, now: now)
-        return (a, try G.join(giftWrap: wraps[0], recipient: bob, store: store))
+        try MarmotPair.make(profile: profile, now: now, relays: relays)
     }
 
     func key(_ g: G) -> SecureBytes {

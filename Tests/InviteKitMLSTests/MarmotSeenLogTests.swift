@@ -12,16 +12,7 @@ final class MarmotSeenLogTests: XCTestCase {
     let now: Int64 = 1_800_000_000
     let relays = ["wss://relay.example.com"]
 
-    func pair() throws -> (admin: G, member: G) {
-        let ada = Secp256k1.PrivateKey(), bob = Secp256k1.PrivateKey(), store = MemoryKeyPackageStore()
-        let (_, bundle) = try KeyPackageEvent.create(nostrKey: ada, relays: relays, lastResort: false, now: now)
-        var a = try G.create(creator: bundle, name: "g", relays: relays, rng: SeededRandom(seed: 9))
-        let (event, b) = try KeyPackageEvent.create(nostrKey: bob, relays: relays, lastResort: false, now: now)
-        try store.save(b)
-        let pending = try a.commit(adding: [try KeyPackageValidator.validate(event, now: now)], now: now)
-        let wraps = try a.confirmPublished(pending, acknowledgedBy: relays, wrappingWelcomesFrom: ada, now: now)
-        return (a, try G.join(giftWrap: wraps[0], recipient: bob, store: store))
-    }
+    func pair() throws -> (admin: G, member: G) { try MarmotPair.make(now: now, relays: relays) }
 
     /// The same content under a fresh key and a later timestamp: what anyone who saw an event can make.
     func resigned(_ e: NostrEvent, by offset: Int64 = 1) throws -> NostrEvent {

@@ -20,9 +20,9 @@ extension MarmotGroup {
     /// allow ourselves to send we accept (issue 31).
     public mutating func ingest(event: NostrEvent, now: Int64 = UnixTime.now(), budget: EventBudget = .standard) -> MarmotReceipt {
         let bound = max(budget.maxEventBytes, MarmotProfile.maxGroupEventContentBytes)
+        let seenBefore = seenLog.revision
         let first = receiveOne(event, now: now, maxContentBytes: bound)
         var outcomes = first.outcomes
-        let seenBefore = seenLog.revision
         var stateChanged = first.changed
         var bufferChanged = false
         if first.buffer {
