@@ -186,7 +186,8 @@ package enum GroupScaleBenchmarks {
     }
 
     /// The state sizes of issue 31 (D2, D4), as size rows: a receiver's serialized state after
-    /// 1,000 messages and after 150 refused proposals of 40 KB.
+    /// 1,000 messages and after 150 refused proposals of 40 KB, and its seen log (kept apart from
+    /// the state) after the messages.
     static func measureGrowthOnce(rng: RandomSource, now: Int64) throws {
         let relays = ["wss://relay.invitekit.invalid"]
         let ada = Secp256k1.PrivateKey(using: rng), bob = Secp256k1.PrivateKey(using: rng), store = MemoryKeyPackageStore()
@@ -200,6 +201,7 @@ package enum GroupScaleBenchmarks {
         let start = a.serialized().count
         for i in 0..<1_000 { _ = a.receive(event: try b.message(EventTemplate(kind: 9, content: "m\(i)"), now: now, rng: rng), now: now) }
         let afterMessages = a.serialized().count
+        let seenAfterMessages = a.seenLog.serialized().count
         let key = a.state.exporter(label: MarmotProfile.groupEventExporterLabel, context: MarmotProfile.groupEventExporterContext,
                                    length: MarmotProfile.groupEventKeyLength)
         for i in 0..<150 {
@@ -211,6 +213,7 @@ package enum GroupScaleBenchmarks {
         }
         sizes.append(("group-state bytes of a 2-member group", start))
         sizes.append(("group-state bytes after 1000 messages", afterMessages))
+        sizes.append(("group seen-log bytes after 1000 messages (apart from the state)", seenAfterMessages))
         sizes.append(("group-state bytes after 150 refused 40 KB proposals", a.serialized().count))
     }
 

@@ -164,34 +164,105 @@ final class GroupStateFileHostileTests: XCTestCase {
         XCTAssertEqual(read.first?["content"] as? String, "saved")
     }
 
-    /// Version 1 files (no buffered section) are read and rewritten as version 2; version 3 and a
-    /// version-1 header over version-2 bytes are refused with the file left alone.
+    /// The sections of a state file after its magic and version: `opaque<V>` each, with RFC 9420
+    /// §2.1.2 variable-length sizes.
+    func sections(_ file: [UInt8]) throws -> [[UInt8]] {
+        var i = 5, out: [[UInt8]] = []
+        while i < file.count {
+            let width = 1 << Int(file[i] >> 6)
+            guard width <= 4, i + width <= file.count else { throw CocoaError(.fileReadCorruptFile) }
+            var n = Int(file[i] & 0x3f)
+            for k in 1..<width { n = n << 8 | Int(file[i + k]) }
+            i += width
+            guard i + n <= file.count else { throw CocoaError(.fileReadCorruptFile) }
+            out.append(Array(file[i..<(i + n)]))
+            i += n
+        }
+        return out
+    }
+
+    /// A state file of `version` with these sections.
+    func file(version: UInt8, _ sections: [[UInt8]]) -> [UInt8] {
+        var out = Array("IKGS".utf8) + [version]
+        for s in sections {
+            let n = s.count
+            out += n < 64 ? [UInt8(n)] : n < 16_384 ? [0x40 | UInt8(n >> 8), UInt8(n & 0xff)]
+                : [0x80 | UInt8(n >> 24), UInt8((n >> 16) & 0xff), UInt8((n >> 8) & 0xff), UInt8(n & 0xff)]
+            out += s
+        }
+        return out
+    }
+
+    func write(_ b: [UInt8], to path: String) throws {
+        try Data(b).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(chmod(path, 0o600), 0)
+    }
+
+    /// Version 2 files (no seen section) and version 1 files (no buffered section either) are read
+    /// and rewritten as version 3; version 4 and a version-2 header over version-3 bytes are
+    /// refused with the file left alone.
     func testOlderFormatsMigrateAndUnknownOnesAreRefused() throws {
         let p = try pair()
         defer { withExtendedLifetime(p) {} }
-        let v2 = try bytes(p.alice)
-        XCTAssertEqual(Array(v2.prefix(5)), Array("IKGS".utf8) + [2])
-        XCTAssertEqual(Array(v2.suffix(3)), [0x02, 0x01, 0x00], "an empty buffered section ends a version-2 file")
+        let v3 = try bytes(p.alice)
+        XCTAssertEqual(Array(v3.prefix(5)), Array("IKGS".utf8) + [3])
+        let parts = try sections(v3)
+        XCTAssertEqual(parts.count, 4, "group, pending commit, buffered events, seen log")
+        XCTAssertEqual(parts[2], [0x01, 0x00], "an empty buffered section")
+        XCTAssertEqual(parts[3].first, 0x01, "the seen log, version 1")
+        XCTAssertGreaterThan(parts[3].count, 2, "the confirmed commit is seen")
 
-        func write(_ b: [UInt8]) throws {
-            try Data(b).write(to: URL(fileURLWithPath: p.alice))
-            XCTAssertEqual(chmod(p.alice, 0o600), 0)
+        for (version, kept) in [(UInt8(2), 3), (UInt8(1), 2)] {
+            // From the file as it is now: an older copy would send on a ratchet step already used.
+            try write(file(version: version, Array(try sections(try bytes(p.alice)).prefix(kept))), to: p.alice)
+            let m = try T.lines(["mls", "send", "--state", p.alice, "--content", "migrated from \(version)"])
+            let saved = try bytes(p.alice)
+            XCTAssertEqual(Array(saved.prefix(5)), Array("IKGS".utf8) + [3], "version \(version) saved as version 3")
+            XCTAssertEqual(try sections(saved).count, 4)
+            let read = try T.lines(["mls", "process", "--state", p.bob], key: T.bobKey, stdin: try T.eventLine(m[0]))
+            XCTAssertEqual(read.first?["content"] as? String, "migrated from \(version)")
         }
-        // Version 1: the same group and pending commit, no buffered section.
-        try write(Array(v2.prefix(4)) + [1] + Array(v2.dropFirst(5).dropLast(3)))
-        let m = try T.lines(["mls", "send", "--state", p.alice, "--content", "migrated"])
-        XCTAssertEqual(Array(try bytes(p.alice).prefix(5)), Array("IKGS".utf8) + [2], "saved as version 2")
-        let read = try T.lines(["mls", "process", "--state", p.bob], key: T.bobKey, stdin: try T.eventLine(m[0]))
-        XCTAssertEqual(read.first?["content"] as? String, "migrated")
 
         let current = try bytes(p.alice)
-        for (name, b) in [("version 3", Array(current.prefix(4)) + [3] + Array(current.dropFirst(5))),
-                          ("version 1 over version-2 bytes", Array(current.prefix(4)) + [1] + Array(current.dropFirst(5)))] {
-            try write(b)
+        for (name, b) in [("version 4", Array(current.prefix(4)) + [4] + Array(current.dropFirst(5))),
+                          ("version 2 over version-3 bytes", Array(current.prefix(4)) + [2] + Array(current.dropFirst(5)))] {
+            try write(b, to: p.alice)
             let r = try CLI.run(["mls", "send", "--state", p.alice, "--content", "x"])
             XCTAssertEqual(r.status, 1, name)
             XCTAssertTrue(r.err.contains("cannot read the group state"), "\(name): \(r.err)")
             XCTAssertEqual(try bytes(p.alice), b, "\(name): left alone")
         }
+    }
+
+    /// A version-2 file written before the seen log had its own section
+    /// (`vectors/marmot/state/marmot-group-v4.json`: Bob's file after reading one of Alice's
+    /// messages, its seen entries inside `marmot_group` version 4). A re-signed copy of that
+    /// message is a `duplicate` and the file is not rewritten; the next save writes version 3 with
+    /// the entries in the seen section, and the copy is still a duplicate.
+    func testAVersion2FileKeepsItsSeenEntries() throws {
+        let fixture = try XCTUnwrap(try VectorFiles.json("marmot/state/marmot-group-v4.json") as? [String: Any])
+        let v2 = try XCTUnwrap(Hex.decode(try XCTUnwrap(fixture["state_file_v2"] as? String)))
+        let received = try NostrEvent(json: Array(try XCTUnwrap(fixture["received_event"] as? String).utf8))
+        XCTAssertEqual(Array(v2.prefix(5)), Array("IKGS".utf8) + [2])
+        let tmp = TemporaryDirectory(prefix: "ik-cli")
+        defer { withExtendedLifetime(tmp) {} }
+        let path = tmp.url.appendingPathComponent("bob.group").path
+        try write(v2, to: path)
+        let copy = TestEvents.note(Secp256k1.PrivateKey(), received.content, kind: 445, tags: received.tags,
+                                   createdAt: Int64(Date().timeIntervalSince1970))
+        let copyLine = copy.jsonBytes + [0x0a]
+        let first = try T.lines(["mls", "process", "--state", path], key: T.bobKey, stdin: copyLine)
+        XCTAssertEqual(first.map { $0["type"] as? String }, ["duplicate"])
+        XCTAssertEqual(try bytes(path), v2, "a duplicate rewrites nothing")
+
+        _ = try T.lines(["mls", "send", "--state", path, "--content", "saved again"])
+        let v3 = try bytes(path)
+        XCTAssertEqual(Array(v3.prefix(5)), Array("IKGS".utf8) + [3])
+        let seen = try XCTUnwrap(try sections(v3).last)
+        let id = try XCTUnwrap(Hex.decode(received.id))
+        XCTAssertTrue(seen.indices.contains { seen[$0...].starts(with: id) }, "the migrated id is in the seen section")
+        let again = try T.lines(["mls", "process", "--state", path], key: T.bobKey, stdin: copyLine)
+        XCTAssertEqual(again.map { $0["type"] as? String }, ["duplicate"])
+        XCTAssertEqual(try bytes(path), v3)
     }
 }

@@ -142,34 +142,41 @@ final class MarmotEventBufferTests: XCTestCase {
     func testVersionOneStateIsMigratedAndUnknownVersionsRefused() throws {
         var (alice, bob) = try pair()
         let waiting = [junk(bob), junk(bob)]
-        let v2 = bob.serialized().exportBytes()  // the current version, 4
-        // v1 = v4's fields with `opaque buffered_events<V>` before leave requests and without the
-        // current witnesses; bob has no snapshot, whose fields are what else differs between 1-4.
+        let v5 = bob.serialized().exportBytes()  // the current version, 5
+        // v1 = v5's fields with the seen ids and hashes and `opaque buffered_events<V>` before
+        // leave requests, and without the current witnesses; bob has no snapshot, whose fields
+        // are what else differs between 1-4.
         XCTAssertTrue(bob.snapshots.isEmpty)
-        var r = TLSReader(v2)
-        XCTAssertEqual(try r.readUInt8(), 4)
-        let engine = try r.readOpaque(), snapshots = try r.readOpaque(), ids = try r.readOpaque(), hashes = try r.readOpaque()
+        var r = TLSReader(v5)
+        XCTAssertEqual(try r.readUInt8(), 5)
+        let engine = try r.readOpaque(), snapshots = try r.readOpaque()
         let leave = try r.readOpaque()
         XCTAssertEqual(try r.readOpaque(), [], "no witness yet")
         try r.finish()
+        let seenID = String(repeating: "ab", count: 32), seenHash = SHA256.hash([1, 2, 3])
         var w = TLSWriter()
         w.writeUInt8(1)
-        for part in [engine, snapshots, ids, hashes] { w.writeOpaque(part) }
+        for part in [engine, snapshots] { w.writeOpaque(part) }
+        w.writeVector { v in v.writeOpaque(Array(seenID.utf8)) }
+        w.writeVector { v in v.writeOpaque(seenHash) }
         w.writeVector { v in for e in waiting { v.writeOpaque(e.jsonBytes) } }
         w.writeOpaque(leave)
         var migrated = try G(serialized: SecureBytes(copying: w.bytes))
         XCTAssertEqual(migrated.buffer.events, waiting)
-        XCTAssertEqual(migrated.serialized().exportBytes(), v2, "rewritten as version 4")
+        XCTAssertTrue(migrated.seenLog.contains(eventID: seenID) && migrated.seenLog.contains(contentHash: seenHash), "seen entries move to the log")
+        XCTAssertEqual(migrated.serialized().exportBytes(), v5, "rewritten as version 5")
         let m = try alice.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "after migration"), now: now)
         guard case .message? = migrated.receive(event: m, now: now).first else { return XCTFail("migrated state reads") }
 
-        for version: UInt8 in [0, 5, 255] {
-            XCTAssertThrowsError(try G(serialized: SecureBytes(copying: [version] + v2.dropFirst()))) {
+        for version: UInt8 in [0, 6, 255] {
+            XCTAssertThrowsError(try G(serialized: SecureBytes(copying: [version] + v5.dropFirst()))) {
                 XCTAssertEqual(($0 as? MLSError)?.code, .unsupportedVersion)
             }
         }
-        // A version-3 reader's layout applied to version-4 bytes does not fit (the current
-        // witnesses are left over): refused.
-        XCTAssertThrowsError(try G(serialized: SecureBytes(copying: [3] + v2.dropFirst())))
+        // An older reader's layout applied to version-5 bytes does not fit (it looks for the seen
+        // ids and hashes, and runs out): refused.
+        for version: UInt8 in [3, 4] {
+            XCTAssertThrowsError(try G(serialized: SecureBytes(copying: [version] + v5.dropFirst())))
+        }
     }
 }

@@ -328,6 +328,8 @@ final class MarmotGroupSerializationTests: XCTestCase {
         var restored = try MarmotGroup<E>(serialized: b.serialized())
         XCTAssertEqual(restored.epoch, b.epoch)
         XCTAssertEqual(restored.nostrGroupID, b.nostrGroupID)
+        // The seen log is saved apart (PROTOCOL §5.10); set back, a replay is dropped before any work.
+        restored.seenLog = try MarmotSeenLog(serialized: b.seenLog.serialized())
         guard case .duplicate? = restored.receive(event: m, now: s.now + 12).first else { return XCTFail("replay after restore") }
         guard case .rolledBack? = restored.receive(event: winner.event, now: s.now + 12).first else { return XCTFail("race after restore") }
         let after = try c.message(EventTemplate(kind: MarmotProfile.chatMessageKind, content: "after"), now: s.now + 13)

@@ -13,14 +13,7 @@ final class MarmotHostileMemberTests: XCTestCase {
     let relays = ["wss://relay.example.com"]
 
     func pair(profile: MarmotWireProfile = .current) throws -> (admin: G, member: G) {
-        let ada = Secp256k1.PrivateKey(), bob = Secp256k1.PrivateKey(), store = MemoryKeyPackageStore()
-        let (_, bundle) = try KeyPackageEvent.create(nostrKey: ada, relays: relays, lastResort: false, profile: profile, now: now)
-        var a = try G.create(creator: bundle, name: "g", relays: relays, rng: SeededRandom(seed: 9))
-        let (event, b) = try KeyPackageEvent.create(nostrKey: bob, relays: relays, lastResort: false, profile: profile, now: now)
-        try store.save(b)
-        let pending = try a.commit(adding: [try KeyPackageValidator.validate(event, now: now)], now: now)
-        let wraps = try a.confirmPublished(pending, acknowledgedBy: relays, wrappingWelcomesFrom: ada, now: now)
-        return (a, try G.join(giftWrap: wraps[0], recipient: bob, store: store))
+        try MarmotPair.make(profile: profile, now: now, relays: relays)
     }
 
     func key(_ g: G) -> SecureBytes {
@@ -79,11 +72,11 @@ final class MarmotHostileMemberTests: XCTestCase {
         }
         let at300 = try XCTUnwrap(sizes[300]), at1000 = try XCTUnwrap(sizes[1_000])
         XCTAssertLessThanOrEqual(at1000, at300 + 64, "the state grew with messages: \(at300) → \(at1000) bytes")
-        XCTAssertEqual(a.seenEventIDs.count, MarmotProfile.seenEventLimit)
+        XCTAssertEqual(a.seenLog.count(epoch: a.epoch), MarmotSeenLog.entryLimitPerEpoch)
         // A replay the record forgot is still refused further in, and changes nothing.
         let first = try b.message(EventTemplate(kind: 9, content: "old"), now: now)
         _ = a.receive(event: first, now: now)
-        for i in 0..<MarmotProfile.seenEventLimit { _ = a.receive(event: try b.message(EventTemplate(kind: 9, content: "n\(i)"), now: now), now: now) }
+        for i in 0..<MarmotSeenLog.eventLimitPerEpoch { _ = a.receive(event: try b.message(EventTemplate(kind: 9, content: "n\(i)"), now: now), now: now) }
         let before = a.serialized().exportBytes()
         let receipt = a.ingest(event: first, now: now)
         if case .message? = receipt.outcomes.first { XCTFail("a forgotten replay was read twice") }

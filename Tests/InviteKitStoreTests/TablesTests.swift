@@ -46,6 +46,36 @@ final class TablesTests: XCTestCase {
         XCTAssertEqual(try store.read { tx in try tx.treeChunks.all(groupID: "g1") }, [])
     }
 
+    /// `group_seen` (docs/storage.md §6): values inserted per event, read oldest first; the rows
+    /// of epochs below the window and an epoch's evicted oldest go; a value inserted again takes
+    /// its new place; the group's deletion takes them along; a value not of 32 bytes is refused.
+    func testSeenValuesFollowTheLogsChanges() throws {
+        let store = try Store.inMemory()
+        func v(_ epoch: UInt64, _ kind: Int, _ byte: UInt8, _ seq: UInt64) -> StoredSeenValue {
+            StoredSeenValue(epoch: epoch, kind: kind, value: [UInt8](repeating: byte, count: 32), sequence: seq)
+        }
+        let rows = (0..<200).map { i in v(UInt64(i / 50), i % 2, UInt8(i), UInt64(i)) }
+        try store.write { tx in
+            try tx.groups.save(group("g1"))
+            try tx.groups.save(group("g2"))
+            try tx.groupSeen.write(groupID: "g1", prunedBelow: nil, evictedThrough: [:], added: rows)
+            try tx.groupSeen.write(groupID: "g2", prunedBelow: nil, evictedThrough: [:], added: [v(0, 0, 1, 0)])
+        }
+        XCTAssertEqual(try store.read { tx in try tx.groupSeen.all(groupID: "g1") }, rows, "more rows than one INSERT takes, in order")
+        try store.write { tx in
+            try tx.groupSeen.write(groupID: "g1", prunedBelow: 2, evictedThrough: [2: 109], added: [v(3, 1, 199, 200), v(3, 0, 250, 201)])
+        }
+        let left = try store.read { tx in try tx.groupSeen.all(groupID: "g1") }
+        XCTAssertEqual(left.map(\.sequence), Array(110..<199) + [200, 201], "epochs 0 and 1 and epoch 2's oldest went; value 199 moved")
+        XCTAssertEqual(left.last(where: { $0.value[0] == 199 })?.sequence, 200)
+        XCTAssertEqual(try store.read { tx in try tx.groupSeen.count(groupID: "g2") }, 1, "another group's values are its own")
+        XCTAssertThrowsError(try store.write { tx in
+            try tx.groupSeen.write(groupID: "g2", prunedBelow: nil, evictedThrough: [:], added: [StoredSeenValue(epoch: 0, kind: 0, value: [1], sequence: 1)])
+        })
+        try store.write { tx in try tx.groups.delete(id: "g1") }
+        XCTAssertEqual(try store.read { tx in try tx.groupSeen.count(groupID: "g1") }, 0)
+    }
+
     func testRotatingTheTagRevokesEarlierInvites() throws {
         let store = try Store.inMemory()
         try store.write { tx in

@@ -42,6 +42,7 @@ func deliver(_ event: NostrEvent, mls: [UInt8]?) {
         }
     }
     invariant(accepted || !receipt.stateChanged, "a refused kind-445 event reported a state change: \(outcomes)")
+    invariant(accepted || !receipt.seenChanged, "a refused kind-445 event was recorded as seen: \(outcomes)")
     invariant(bob.buffer.count <= MarmotProfile.bufferedEventLimit && bob.buffer.byteCount <= MarmotProfile.bufferedByteLimit,
               "the buffer passed its bounds")
     if accepted {

@@ -76,7 +76,7 @@ extension InviteKitNode {
             } else {
                 receipt = advanced.ingest(event: event, now: now, budget: configuration.eventBudget)
             }
-            if receipt.stateChanged || !commits.isEmpty {
+            if receipt.stateChanged || receipt.seenChanged || !commits.isEmpty {
                 (stored, refused) = try saveGroupEvent(event, groupID: groupID, advanced: advanced, receipt: receipt, commits: commits,
                                                        relays: entry.relays, bufferDirty: entry.bufferDirty, now: now)
             }
@@ -97,7 +97,7 @@ extension InviteKitNode {
             if registry[groupID]!.preJoinBuffered.remove(id) == nil { evicted += 1 }
         }
         registry[groupID]!.unreportedEvictions += evicted
-        guard receipt.stateChanged || !commits.isEmpty else {
+        guard receipt.stateChanged || receipt.seenChanged || !commits.isEmpty else {
             // Nothing but the buffer changed (an event no key opens yet, or junk): no write now.
             // It is saved with the group's next state, or by the run loop's next round; until then
             // a crash loses only events the relays send again (they are not marked processed).
@@ -105,7 +105,7 @@ extension InviteKitNode {
             return nil
         }
         registry[groupID]!.bufferDirty = false
-        if receipt.stateChanged { stateCommitted(advanced, groupID: groupID) }
+        if receipt.stateChanged || receipt.seenChanged { stateCommitted(advanced, groupID: groupID) }
         if receipt.outcomes.contains(where: { if case .removed = $0 { return true } else { return false } }) { registry[groupID]!.removed = true }
         for c in commits { pendingCommits[c.event.id] = c }
         for m in stored { emit(.messageReceived(m)) }
@@ -161,7 +161,8 @@ extension InviteKitNode {
         var refused: [(eventID: String, error: InviteKitError)] = []
         let waits: Bool = { if case .buffered? = outcomes.first { return true } else { return false } }()
         try store.write(durability: commits.isEmpty ? .deferred : .immediate) { tx in
-            if receipt.stateChanged { try writeState(advanced, groupID: groupID, in: tx, now: now) }
+            // The seen log's new rows go with the state (an accepted event changes both).
+            if receipt.stateChanged || receipt.seenChanged { try writeState(advanced, groupID: groupID, in: tx, now: now) }
             if receipt.bufferChanged || bufferDirty { try saveBuffer(advanced.buffer, groupID: groupID, in: tx) }
             for (i, outcome) in outcomes.enumerated() {
                 guard case .message(let inner, let epoch) = outcome else { continue }

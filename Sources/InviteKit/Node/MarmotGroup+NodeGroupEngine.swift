@@ -2,9 +2,9 @@ import InviteKitCrypto
 import InviteKitMLS
 
 /// The node stores a group as ``MarmotGroup/serializedWithoutTree()`` (engine state, retained
-/// epochs, replay digests) with its current ratchet tree in chunks apart
-/// (`group_tree_chunks`, docs/storage.md §6), so a group survives a restart and a save rewrites what
-/// changed.
+/// epochs) with its current ratchet tree in chunks apart (`group_tree_chunks`) and its seen log
+/// as rows (`group_seen`, docs/storage.md §6), so a group survives a restart and a save rewrites
+/// what changed.
 extension MarmotGroup: NodeGroupEngine where Engine == MLSGroupState {
     static var engineName: String { "marmot-mls" }
     /// 1 and 2: ``MarmotGroup/serialized()`` of that version, tree included; 3: the state without

@@ -151,10 +151,9 @@ extension MarmotGroup {
                                   eventID: step.event.id.lowercased(), contentHash: step.contentHash, added: step.info.added,
                                   keyPackageEvents: [:], committer: step.info.committer, commitDigest: step.digest,
                                   priority: Self.priority(of: step.info)))
-            seenContentHashes.insert(step.contentHash)
-            seenEventIDs.insert(step.event.id.lowercased())
         }
         state = tip.next
+        for step in steps { recordSeen(step.event, contentHash: step.contentHash, epoch: step.parent.epoch) }
         groupData = tip.nextData
         currentWitnesses = []
         leaveRequests = []
@@ -194,8 +193,7 @@ extension MarmotGroup {
         groupData = nextData
         currentWitnesses = []
         leaveRequests = []
-        seenEventIDs.insert(pending.event.id.lowercased())
-        seenContentHashes.insert(SHA256.hash(Array(pending.event.content.utf8)))
+        _ = sent(pending.event, epoch: snap.epoch)
     }
 
     /// A buffered event that opens under a losing branch's key may be a witness that changes its

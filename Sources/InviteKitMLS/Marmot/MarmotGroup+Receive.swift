@@ -20,6 +20,7 @@ extension MarmotGroup {
     /// allow ourselves to send we accept (issue 31).
     public mutating func ingest(event: NostrEvent, now: Int64 = UnixTime.now(), budget: EventBudget = .standard) -> MarmotReceipt {
         let bound = max(budget.maxEventBytes, MarmotProfile.maxGroupEventContentBytes)
+        let seenBefore = seenLog.revision
         let first = receiveOne(event, now: now, maxContentBytes: bound)
         var outcomes = first.outcomes
         var stateChanged = first.changed
@@ -46,7 +47,7 @@ extension MarmotGroup {
             }
             if buffer != before { bufferChanged = true }
         }
-        return MarmotReceipt(outcomes: outcomes, stateChanged: stateChanged, bufferChanged: bufferChanged)
+        return MarmotReceipt(outcomes: outcomes, stateChanged: stateChanged, bufferChanged: bufferChanged, seenChanged: seenLog.revision != seenBefore)
     }
 
     /// One event's outcomes; `changed` when the serialized state changed, `buffer` when the
@@ -92,13 +93,13 @@ extension MarmotGroup {
             return Step(outcomes: [.rejected(MLSError(.tooLarge, "kind-445 content of \(size) bytes is over \(maxContentBytes)"))])
         }
         do {
-            if seenEventIDs.contains(event.id.lowercased()) || seenEventIDs.contains(event.id) || buffer.contains(eventID: event.id) {
+            if seenLog.contains(eventID: event.id) || buffer.contains(eventID: event.id) {
                 return Step(outcomes: [.duplicate])
             }
             let (groupID, sealed) = try MarmotGroupEvent.envelope(event, profile: profile, now: now)
             guard groupID == nostrGroupID else { return Step(outcomes: [.rejected(MLSError(.wrongGroup, "h tag names another group"))]) }
             let hash = SHA256.hash(Array(event.content.utf8))
-            if seenContentHashes.contains(hash) {
+            if seenLog.contains(contentHash: hash) {
                 // The same ciphertext in another wrapper: never a new commit, but the better wrapper
                 // becomes the ordering key, as every member converges on it. Nothing else of a copy
                 // is kept: re-signed copies must not grow the state or cost a write (issue 31, D3).
@@ -136,8 +137,7 @@ extension MarmotGroup {
                 if case .rejected = outcome { return Step(outcomes: [outcome]) }
                 outcomes = [outcome]
             }
-            seenEventIDs.insert(event.id.lowercased())
-            seenContentHashes.insert(hash)
+            recordSeen(event, contentHash: hash, epoch: header.epoch)
             return Step(outcomes: outcomes, changed: true)
         } catch let e as MLSError {
             return Step(outcomes: [.rejected(e)])

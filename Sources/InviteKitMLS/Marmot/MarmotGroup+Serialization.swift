@@ -3,24 +3,23 @@ import InviteKitNostr
 
 extension MarmotGroup {
     /// The format byte of ``serialized()``.
-    public static var serializationVersion: UInt8 { 4 }
+    public static var serializationVersion: UInt8 { 5 }
     /// The versions ``init(serialized:)`` reads: 1 (which also held the buffered events), 2 (a
     /// snapshot's group data where 3 has its committer), 3 (no convergence facts: read with
-    /// empty digests and witnesses) and 4.
-    public static var readableSerializationVersions: ClosedRange<UInt8> { 1...4 }
+    /// empty digests and witnesses), 4 (the seen ids and hashes inside, moved to ``seenLog``) and 5.
+    public static var readableSerializationVersions: ClosedRange<UInt8> { 1...5 }
     static var envelope: VersionedEnvelope { VersionedEnvelope("Marmot state", version: serializationVersion, readable: readableSerializationVersions) }
 
     /// The member's Marmot state as versioned bytes, in zeroizing storage because it holds every
-    /// secret (PROTOCOL.md §5.10): `uint8 version = 4; opaque engine<V>; Snapshot snapshots<V>;
-    /// opaque seen_event_ids<V>; opaque seen_content_hashes<V>; opaque leave_requests<V>;
-    /// opaque current_witnesses<V>;` with `Snapshot = { opaque engine<V>; opaque committer<V>;
+    /// secret (PROTOCOL.md §5.10): `uint8 version = 5; opaque engine<V>; Snapshot snapshots<V>;
+    /// opaque leave_requests<V>; opaque current_witnesses<V>;` with `Snapshot = { opaque engine<V>; opaque committer<V>;
     /// uint64 created_at; opaque event_id<V>; opaque content_hash<V>; opaque added<V>;
     /// opaque key_package_events<V>; opaque commit_digest<V>; uint8 priority; opaque
     /// witnesses<V>; }` (`committer`: the applied commit's committer, 32 bytes; version 2 held the
     /// group data there, which the snapshot's GroupContext gives anyway; the last three and
-    /// `current_witnesses` are convergence v1's facts, PROTOCOL §5.13). Seen ids and hashes are oldest first. Events are kept
-    /// as their JSON; the Nostr identity key is never part of it, nor is ``buffer``: nothing an
-    /// outsider sends grows it. A snapshot's engine is stored relative to the current one
+    /// `current_witnesses` are convergence v1's facts, PROTOCOL §5.13). Events are kept as their
+    /// JSON; the Nostr identity key is never part of it, nor is ``buffer`` (nothing an outsider
+    /// sends grows it), nor ``seenLog`` (so the messages a member reads do not grow it either). A snapshot's engine is stored relative to the current one
     /// (``MarmotEngine/serialized(relativeTo:)``: for ``MLSGroupState``, its tree as a delta).
     public func serialized() -> SecureBytes { serialized(current: state.serialized()) }
 
@@ -42,17 +41,16 @@ extension MarmotGroup {
                     v.writeVector { a in for id in s.witnesses { a.writeOpaque(id) } }
                 }
             }
-            // Oldest first, so a reader keeps the newest when it bounds them.
-            w.writeVector { v in for id in seenEventIDs.order { v.writeOpaque(Array(id.utf8)) } }
-            w.writeVector { v in for h in seenContentHashes.order { v.writeOpaque(h) } }
             w.writeVector { v in for p in leaveRequests { v.writeOpaque(Array(p.utf8)) } }
             w.writeVector { v in for id in currentWitnesses { v.writeOpaque(id) } }
         }
     }
 
-    /// Reads ``serialized()`` back. A version-1 state (whose layout had `opaque
-    /// buffered_events<V>` before `leave_requests`) is migrated: its buffered events move to
-    /// ``buffer``, within its bounds. Fails with a typed error on any other version, truncation,
+    /// Reads ``serialized()`` back. A state of version 4 or older (whose layout had `opaque
+    /// seen_event_ids<V>; opaque seen_content_hashes<V>` before `leave_requests`) is migrated: its
+    /// seen entries move to ``seenLog`` under the current epoch, as changes to save. A version-1
+    /// state (which also had `opaque buffered_events<V>` after them) has its buffered events moved
+    /// to ``buffer``, within its bounds. Fails with a typed error on any other version, truncation,
     /// trailing bytes or any inconsistent part.
     public init(serialized data: SecureBytes) throws {
         try self.init(serialized: data) { try Engine(serialized: $0, relativeTo: nil) }
@@ -109,8 +107,11 @@ extension MarmotGroup {
                 }
                 return snapshot
             }
-            group.seenEventIDs = BoundedSeenSet(try r.readVector { try text(&$0) }, limit: MarmotProfile.seenEventLimit)
-            group.seenContentHashes = BoundedSeenSet(try r.readVector { try $0.readOpaque() }, limit: MarmotProfile.seenEventLimit)
+            if version <= 4 {
+                let ids = try r.readVector { try text(&$0) }
+                let hashes = try r.readVector { try $0.readOpaque() }
+                group.seenLog = MarmotSeenLog(migratingEventIDs: ids, contentHashes: hashes, epoch: current.epoch)
+            }
             if version == 1 {
                 for e in try r.readVector({ try MarmotEventBuffer.storedEvent(&$0) }) { group.buffer.append(e) }
             }

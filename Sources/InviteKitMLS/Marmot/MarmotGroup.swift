@@ -32,8 +32,12 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
     public internal(set) var state: Engine
     public internal(set) var groupData: MarmotGroupData
     var snapshots: [Snapshot] = []
-    var seenEventIDs = BoundedSeenSet<String>(limit: MarmotProfile.seenEventLimit)
-    var seenContentHashes = BoundedSeenSet<[UInt8]>(limit: MarmotProfile.seenEventLimit)
+    /// The events this member accepted or sent, per epoch, to drop replays before any work
+    /// (PROTOCOL.md §5.9). Not part of ``serialized()``: a caller saves it on its own, as rows
+    /// (``MarmotSeenLog/changes``, then ``MarmotSeenLog/markSaved()``) or whole
+    /// (``MarmotSeenLog/serialized()``), when a ``MarmotReceipt`` says it changed, and sets it
+    /// back after loading the group. A state read from version 4 or older brings its entries here.
+    public var seenLog = MarmotSeenLog()
     /// Events waiting for a key (PROTOCOL.md §5.9). Not part of ``serialized()``: a caller that
     /// keeps them across restarts saves ``MarmotEventBuffer/serialized()`` on its own, when a
     /// ``MarmotReceipt`` says the buffer changed, and sets it back after loading the group.
@@ -120,9 +124,9 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         let expiration = MessageRetentionV1.expiry(createdAt: rumor.createdAt, seconds: groupData.retentionSeconds)
         // One's own message is part of one's input, as every recipient's: it witnesses this epoch.
         recordWitness(epoch: state.epoch, sender: state.ownIdentity)
-        let event = try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), profile: profile,
-                                                   expiration: expiration, createdAt: now, rng: rng))
-        return (event, rumor, expiration)
+        let event = try MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), profile: profile,
+                                              expiration: expiration, createdAt: now, rng: rng)
+        return (sent(event, epoch: state.epoch), rumor, expiration)
     }
 
     /// The retention seconds of the epoch a message was sent in (`message-retention-v1.md`: each
@@ -141,13 +145,20 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
             throw MLSError(.notAdmin, "an admin must give up admin rights before leaving")
         }
         let mls = try state.proposeSelfRemove(rng: rng)
-        return try sent(MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), profile: profile, createdAt: now, rng: rng))
+        let event = try MarmotGroupEvent.make(mlsMessage: mls, nostrGroupID: nostrGroupID, key: currentKey(), profile: profile, createdAt: now, rng: rng)
+        return sent(event, epoch: state.epoch)
     }
 
-    private mutating func sent(_ event: NostrEvent) -> NostrEvent {
-        seenEventIDs.insert(event.id)
-        seenContentHashes.insert(SHA256.hash(Array(event.content.utf8)))
+    /// Records `event`, sealed under `epoch`'s key, as seen: a relay's echo of it is a duplicate.
+    mutating func sent(_ event: NostrEvent, epoch: UInt64) -> NostrEvent {
+        recordSeen(event, contentHash: SHA256.hash(Array(event.content.utf8)), epoch: epoch)
         return event
+    }
+
+    /// The one way an event enters ``seenLog``: under the epoch it belongs to, with the window at
+    /// the group's current epoch.
+    mutating func recordSeen(_ event: NostrEvent, contentHash: [UInt8], epoch: UInt64) {
+        seenLog.record(eventID: event.id, contentHash: contentHash, epoch: epoch, currentEpoch: state.epoch)
     }
 
     /// A commit adding the owners of validated KeyPackage events and removing `removing` (32-byte
@@ -259,7 +270,7 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         currentWitnesses = []
         groupData = newData
         leaveRequests = []
-        _ = sent(pending.event)
+        _ = sent(pending.event, epoch: pending.fromEpoch)
     }
 
     /// ``confirmPublished(_:acknowledgedBy:now:)``, then each Welcome rumor gift-wrapped (NIP-59)

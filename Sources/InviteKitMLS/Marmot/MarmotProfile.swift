@@ -36,16 +36,13 @@ package enum MarmotProfile {
     /// Epochs back a receiver tries when the current key does not open a kind-445 event (MDK's
     /// lookback, and the epochs it keeps; PROTOCOL.md §5.4). The one window: the engine retains
     /// this many past epochs (``MLSGroupState/retainedEpochLimit``) and a group as many rollback
-    /// snapshots (§5.9).
+    /// snapshots (§5.9), and the seen log as many epochs of entries (``MarmotSeenLog``).
     package static let epochLookback = 5
     /// A kind-445 event whose content is longer than this (bytes) is refused before any other
     /// check (`too_large`): the default event budget (PROTOCOL.md §5.4, §5.11), so no event made
     /// within it is. A receiver given a larger budget (`MarmotGroup.ingest(event:now:budget:)`)
     /// takes what that budget lets a sender make: the receive bound follows the send bound.
     package static let maxGroupEventContentBytes = EventBudget.defaultMaxEventBytes
-    /// At most this many event ids, and as many content hashes, are remembered per group to drop
-    /// replays early (PROTOCOL.md §5.9; `BoundedSeenSet`).
-    package static let seenEventLimit = 256
     /// At most this many losing fork branches per group are kept in memory for a later decision
     /// (PROTOCOL §5.13): each costs one AEAD open per event buffered while it is kept.
     package static let losingBranchLimit = 4

@@ -1,7 +1,8 @@
 /// What ``MarmotGroup/ingest(event:now:)`` did with one kind-445 event, and what the caller must
 /// save: the group's state (``MarmotGroup/serialized()``) only when ``stateChanged``, its buffer
-/// (``MarmotGroup/buffer``, saved on its own) only when ``bufferChanged``. An event nobody can
-/// open changes neither, or only the buffer.
+/// (``MarmotGroup/buffer``, saved on its own) only when ``bufferChanged``, its seen log
+/// (``MarmotGroup/seenLog``: the rows in its ``MarmotSeenLog/changes``, or the whole log) only when
+/// ``seenChanged``. An event nobody can open changes none but the buffer; a duplicate, none.
 public struct MarmotReceipt: Sendable {
     /// The event's outcome, then those of buffered events it made readable, then evictions.
     public var outcomes: [MarmotOutcome]
@@ -9,10 +10,13 @@ public struct MarmotReceipt: Sendable {
     public var stateChanged: Bool
     /// The buffer differs from before the call.
     public var bufferChanged: Bool
+    /// The seen log recorded events (or forgot some): ``MarmotSeenLog/changes`` holds the rows.
+    public var seenChanged: Bool
 
-    public init(outcomes: [MarmotOutcome], stateChanged: Bool, bufferChanged: Bool) {
+    public init(outcomes: [MarmotOutcome], stateChanged: Bool, bufferChanged: Bool, seenChanged: Bool = false) {
         self.outcomes = outcomes
         self.stateChanged = stateChanged
         self.bufferChanged = bufferChanged
+        self.seenChanged = seenChanged
     }
 }

@@ -13,6 +13,7 @@ package struct StoreTransaction {
     package var consumedTags: ConsumedTagsTable { ConsumedTagsTable(db: db) }
     package var bufferedEvents: BufferedEventsTable { BufferedEventsTable(db: db) }
     package var treeChunks: TreeChunksTable { TreeChunksTable(db: db) }
+    package var groupSeen: GroupSeenTable { GroupSeenTable(db: db) }
     package var processedRequests: ProcessedRequestsTable { ProcessedRequestsTable(db: db) }
     package var pendingCommits: PendingCommitsTable { PendingCommitsTable(db: db) }
     package var outbound: OutboundTable { OutboundTable(db: db) }

@@ -1,7 +1,7 @@
 /// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
 /// migration: add the next one.
 enum Schema {
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v8]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8]
 
     static var currentVersion: Int { migrations.last!.version }
 
@@ -235,10 +235,26 @@ enum Schema {
         """,
     ])
 
+    /// A group's seen log outside its `state` (docs/storage.md §6; PROTOCOL §5.9): an accepted
+    /// event inserts two rows instead of rewriting the state, a duplicate writes nothing, and the
+    /// engine's window bounds the rows.
+    static let v7 = Migration(version: 7, name: "group_seen", statements: [
+        """
+        CREATE TABLE group_seen (
+            group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+            kind INTEGER NOT NULL CHECK (kind IN (0, 1)),
+            value BLOB NOT NULL CHECK (length(value) = 32),
+            epoch INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            PRIMARY KEY (group_id, kind, value)
+        ) WITHOUT ROWID
+        """,
+        "CREATE INDEX group_seen_by_epoch ON group_seen(group_id, epoch, seq)",
+    ])
+
     /// Every app event kind and its tags are kept (docs/storage.md §6): the inner event's id (what
     /// reactions, replies, edits and deletions name), its tags as JSON, the id it points at, when
-    /// retention removes it, and when its author deleted it (PROTOCOL §5.15). Version 7 is
-    /// another branch's.
+    /// retention removes it, and when its author deleted it (PROTOCOL §5.15).
     static let v8 = Migration(version: 8, name: "message_kinds_and_tags", statements: [
         "ALTER TABLE messages ADD COLUMN app_event_id TEXT",
         "ALTER TABLE messages ADD COLUMN tags TEXT NOT NULL DEFAULT '[]'",

@@ -61,7 +61,7 @@ extension MLSCommand {
                     }
                     let receipt = file!.group.ingest(event: event, budget: try eventBudget.budget)
                     for outcome in receipt.outcomes { lines.append(Self.line(outcome, event: event).string) }
-                    changed = changed || receipt.stateChanged || receipt.bufferChanged
+                    changed = changed || receipt.stateChanged || receipt.bufferChanged || receipt.seenChanged
                 default:
                     lines.append(Self.rejected(event, MLSError(.invalidEvent, "kind \(event.kind) is neither a gift wrap (1059), a tree chunk (447) nor a group event (445)")).string)
                 }

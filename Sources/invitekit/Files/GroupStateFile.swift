@@ -3,13 +3,16 @@ import InviteKit
 import InviteKitMLS
 
 /// The `--state FILE` of `invitekit mls` (PROTOCOL.md §5.10; docs/cli.md §4): one member's Marmot group,
-/// between `add`/`remove`/`update` and `confirm` its pending commit, and the group events waiting
-/// for a key, kept in their own bounded section so that nothing an outsider sends grows the rest.
+/// between `add`/`remove`/`update` and `confirm` its pending commit, the group events waiting
+/// for a key and the events seen, each kept in its own bounded section so that nothing an
+/// outsider sends, and no number of messages read, grows the rest.
 ///
-/// `"IKGS"; uint8 version = 2; opaque marmot_group<V>; opaque pending_commit<V>;
-/// opaque buffered_events<V>;` (``MarmotGroup/serialized()``, ``MarmotPendingCommit/serialized()``
-/// with empty meaning none, ``MarmotEventBuffer/serialized()``). Version 1 (no buffered section;
-/// the events sat inside `marmot_group`) is read and rewritten as version 2. It holds the group's
+/// `"IKGS"; uint8 version = 3; opaque marmot_group<V>; opaque pending_commit<V>;
+/// opaque buffered_events<V>; opaque seen_log<V>;` (``MarmotGroup/serialized()``,
+/// ``MarmotPendingCommit/serialized()`` with empty meaning none, ``MarmotEventBuffer/serialized()``,
+/// ``MarmotSeenLog/serialized()``). Version 2 (no seen section; the seen ids and hashes sat
+/// inside `marmot_group`) and version 1 (no buffered section either; the events sat inside
+/// `marmot_group` too) are read and rewritten as version 3. It holds the group's
 /// secrets but never the Nostr identity key. Written 0600 through ``SafeFile`` (temporary file,
 /// fsync, rename); read only from a regular file that group and others cannot access. Every
 /// command's read-modify-write holds ``locked(_:wait:_:)``.
@@ -17,8 +20,8 @@ struct GroupStateFile {
     typealias Group = MarmotGroup<MLSGroupState>
     typealias Pending = MarmotPendingCommit<MLSGroupState>
 
-    /// `"IKGS"`, version 2; version 1 is read and rewritten as 2 on the next save.
-    static let envelope = VersionedEnvelope("group state file", version: 2, readable: 1...2, magic: Array("IKGS".utf8))
+    /// `"IKGS"`, version 3; versions 1 and 2 are read and rewritten as 3 on the next save.
+    static let envelope = VersionedEnvelope("group state file", version: 3, readable: 1...3, magic: Array("IKGS".utf8))
     /// Largest state file read or written: a 10,000-member group with its retained epochs fits.
     static let maxBytes = 256 * 1024 * 1024
     /// Default bound on the wait for another command's lock (seconds).
@@ -32,13 +35,16 @@ struct GroupStateFile {
         defer { SecureBytes.wipe(&bytes) }
         do {
             let sections = try envelope.read(bytes) { v, r in
-                (group: try r.readOpaque(), pending: try r.readOpaque(), buffer: v >= 2 ? try r.readOpaque() : nil)
+                (group: try r.readOpaque(), pending: try r.readOpaque(), buffer: v >= 2 ? try r.readOpaque() : nil,
+                 seen: v >= 3 ? try r.readOpaque() : nil)
             }
             var groupBytes = sections.group, pendingBytes = sections.pending
             defer { SecureBytes.wipe(&groupBytes); SecureBytes.wipe(&pendingBytes) }
             let bufferBytes = sections.buffer
             var group = try Group(serialized: SecureBytes(copying: groupBytes))
             if let bufferBytes { group.buffer = try MarmotEventBuffer(serialized: bufferBytes) }
+            // An older file's group brought its seen entries inside; a version-3 file has them apart.
+            if let seenBytes = sections.seen { group.seenLog = try MarmotSeenLog(serialized: seenBytes) }
             let pending = pendingBytes.isEmpty ? nil : try Pending(serialized: SecureBytes(copying: pendingBytes))
             return GroupStateFile(group: group, pending: pending)
         } catch let e as MLSError {
@@ -53,6 +59,7 @@ struct GroupStateFile {
             group.serialized().withUnsafeBytes { w.writeOpaque($0) }
             if let pending { pending.serialized().withUnsafeBytes { w.writeOpaque($0) } } else { w.writeOpaque([UInt8]()) }
             w.writeOpaque(group.buffer.serialized())
+            w.writeOpaque(group.seenLog.serialized())
         }
         defer { SecureBytes.wipe(&bytes) }
         guard bytes.count <= Self.maxBytes else {
