@@ -40,6 +40,7 @@ extension InviteKitNode {
                 if let deadline = runtime?.catchUpDeadline, ContinuousClock.now >= deadline { releaseCatchUp() }
                 try retryDeferredWraps()
                 try saveDirtyBuffers()
+                try scheduleSelfUpdates()
             } catch {
                 report(error, eventID: nil)
             }

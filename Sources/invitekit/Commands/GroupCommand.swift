@@ -9,7 +9,8 @@ struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group",
         abstract: "A node's groups, kept in its home (the state-file tool is `invitekit mls`).",
-        subcommands: [New.self, List.self, Members.self, Send.self, Read.self, Add.self, Remove.self, Leave.self, Update.self])
+        subcommands: [New.self, List.self, Members.self, Send.self, Read.self, Add.self, Remove.self, Leave.self, Update.self,
+                      Rename.self, Describe.self, Admin.self, Relays.self, Disband.self, Mute.self, Pin.self, MarkRead.self])
 
     /// `--home` and `--json`, on every node command.
     struct HomeOptions: ParsableArguments {
