@@ -12,7 +12,7 @@ final class InviteKitErrorContractTests: XCTestCase {
             XCTAssertFalse(code.title.isEmpty); XCTAssertFalse(code.message.isEmpty)
             XCTAssertLessThan(code.message.count, 80, "messages stay short")
         }
-        XCTAssertEqual(InviteKitError.Code.allCases.count, 32)
+        XCTAssertEqual(InviteKitError.Code.allCases.count, 34)
     }
 
     func testRetryableClassificationTable() {

@@ -52,6 +52,7 @@ extension InviteKitError {
         case .eventTooLarge: return .tooLarge
         case .invalidWelcome, .treeChunksMissing, .treeChunkInvalid, .treeHashMismatch: return .welcomeFailed
         case .notAdmin: return .notPermitted
+        case .groupDisbanded: return .groupDisbanded
         case .notMember: return .notAMember
         case .invalidInviteCode, .invalidInvitePreview, .invalidInviteRecord: return .inviteInvalid  // PROTOCOL §5.14
         case .inviteLinkInactive, .inviteRequestClosed: return .inviteRevoked  // PROTOCOL §5.14.10

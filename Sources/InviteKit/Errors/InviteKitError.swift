@@ -30,6 +30,11 @@ public struct InviteKitError: Error, Hashable, Sendable, CustomStringConvertible
         /// One own Commit per group is in flight until a relay acknowledges it (docs/node.md §5).
         case commitPending = "commit_pending"
         case notAMember = "not_a_member"
+        /// The change would leave the group without an admin: the last admin names a successor
+        /// before demoting themselves or leaving (PROTOCOL §5.16).
+        case lastAdmin = "last_admin"
+        /// The group was disbanded (component `0x800c`): it takes no further change (PROTOCOL §5.16).
+        case groupDisbanded = "group_disbanded"
         case groupNotFound = "group_not_found"
         // Transport and storage
         case relayRejected = "relay_rejected"
@@ -90,8 +95,8 @@ extension InviteKitError.Code {
         case .messageRejected: return "Message rejected"
         case .keyPackageInvalid, .keyPackageUnavailable: return "Can't add this person"
         case .welcomeFailed: return "Couldn't join"
-        case .commitRejected, .notPermitted, .outOfSync, .commitPending: return "Group update failed"
-        case .notAMember, .groupNotFound: return "Group not available"
+        case .commitRejected, .notPermitted, .outOfSync, .commitPending, .lastAdmin: return "Group update failed"
+        case .notAMember, .groupNotFound, .groupDisbanded: return "Group not available"
         case .relayRejected, .relayUnavailable: return "Connection problem"
         case .storageUnavailable, .storeLocked, .storeCorrupt, .storeFull, .homeUnavailable: return "Storage problem"
         case .alreadyRunning, .timedOut, .nodeShutDown: return "Not done"
@@ -120,6 +125,8 @@ extension InviteKitError.Code {
         case .outOfSync: return "This group is out of sync; it will catch up"
         case .commitPending: return "Another change to this group is still being sent"
         case .notAMember: return "Not a member of this group"
+        case .lastAdmin: return "The group needs another admin first"
+        case .groupDisbanded: return "This group was disbanded"
         case .groupNotFound: return "No such group"
         case .relayRejected: return "The relay refused the message"
         case .relayUnavailable: return "Can't reach the relay; will retry"

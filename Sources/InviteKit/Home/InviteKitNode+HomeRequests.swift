@@ -48,6 +48,15 @@ extension InviteKitNode {
         case .leave: return try leaveGroup(groupID: row.id)
         case .approve(_, let member): return try await approveJoin(member: try Self.parseKeys([member])[0], groupID: row.id)
         case .decline(_, let member): return "\(try declineJoin(member: try Self.parseKeys([member])[0], groupID: row.id))"
+        case .rename(_, let name): return try await renameGroup(row.id, to: name)
+        case .describe(_, let description): return try await describeGroup(row.id, as: description)
+        case .promote(_, let member): return try await promoteAdmin(try Self.parseKeys([member])[0], in: row.id)
+        case .demote(_, let member): return try await demoteAdmin(try Self.parseKeys([member])[0], in: row.id)
+        case .relays(_, let relays): return try await changeGroupRelays(row.id, to: relays)
+        case .disband: return try await disbandGroup(row.id)
+        case .mute(_, let muted): return try setMuted(muted, groupID: row.id).muted ? "muted" : "unmuted"
+        case .pin(_, let pinned): return try setPinned(pinned, groupID: row.id).pinned ? "pinned" : "unpinned"
+        case .markRead(_, let event): return "\(try markRead(row.id, upTo: event).unreadCount)"
         case .join: return ""
         }
     }

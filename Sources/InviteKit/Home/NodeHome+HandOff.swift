@@ -163,14 +163,14 @@ extension NodeHome {
         case .decided:
             switch request {
             case .send, .react, .reply, .edit, .delete, .leave: return try published()
-            case .add, .remove, .update, .approve, .retention:
+            case .add, .remove, .update, .approve, .retention, .rename, .describe, .promote, .demote, .relays, .disband:
                 let status = try tx.pendingCommits.get(commitEventID: answer)?.status ?? .waiting
                 // Driving the node itself, the process also stays until the Commit's released
                 // events (tree chunks, Welcomes) reached a relay: nobody else would send them now.
                 if drivenHere, status == .confirmed { return try tx.outbound.unfinishedReleased(by: answer) == 0 }
                 return status != .waiting
             case .join: return try tx.pendingJoins.get(id: answer).map { $0.state != .requested } ?? true
-            case .invite, .revoke, .decline: return true
+            case .invite, .revoke, .decline, .mute, .pin, .markRead: return true
             }
         }
     }

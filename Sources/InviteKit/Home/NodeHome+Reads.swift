@@ -98,6 +98,6 @@ extension NodeHome {
         let g = try InviteKitNode.restoreGroup(row, in: tx).group
         return NodeGroup(id: row.id, nostrGroupID: row.nostrGroupID, name: row.name, role: me.map { g.groupData.isAdmin($0) } == true ? .admin : .member,
                          hostsInvites: row.currentTag != nil, epoch: g.epoch, relays: row.relays, isRemoved: row.removedAt != nil,
-                         profile: g.groupData.profile)
+                         profile: g.groupData.profile, description: g.groupData.description, isDisbanded: g.groupData.lifecycle == .disbanded)
     }
 }

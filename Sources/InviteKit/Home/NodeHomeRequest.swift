@@ -33,6 +33,24 @@ public enum NodeHomeRequest: Sendable, Hashable {
     case update(group: String)
     /// Asks to leave the group (``InviteKitNode/leaveGroup(groupID:)``); answers the request's event id.
     case leave(group: String)
+    /// Renames the group (``InviteKitNode/renameGroup(_:to:)``); answers the Commit's id.
+    case rename(group: String, name: String)
+    /// Replaces the group's description (``InviteKitNode/describeGroup(_:as:)``); answers the Commit's id.
+    case describe(group: String, description: String)
+    /// Makes a member an admin (``InviteKitNode/promoteAdmin(_:in:)``); answers the Commit's id.
+    case promote(group: String, member: String)
+    /// Takes admin rights from an admin, this node included (``InviteKitNode/demoteAdmin(_:in:)``); answers the Commit's id.
+    case demote(group: String, member: String)
+    /// Replaces the group's relays (``InviteKitNode/changeGroupRelays(_:to:)``); answers the Commit's id.
+    case relays(group: String, relays: [String])
+    /// Disbands the group (``InviteKitNode/disbandGroup(_:)``); answers the Commit's id.
+    case disband(group: String)
+    /// Mutes or unmutes the group for this home (``InviteKitNode/setMuted(_:groupID:)``); answers `muted` or `unmuted`.
+    case mute(group: String, muted: Bool)
+    /// Pins or unpins the group for this home (``InviteKitNode/setPinned(_:groupID:)``); answers `pinned` or `unpinned`.
+    case pin(group: String, pinned: Bool)
+    /// Marks the group read up to a message, or its newest (``InviteKitNode/markRead(_:upTo:)``); answers the unread count.
+    case markRead(group: String, event: String?)
     /// Starts a join through an invite URL (``InviteKitNode/startJoin(invite:name:)``), or with
     /// `nil` names the latest pending join; answers the join's id.
     case join(url: String?)
@@ -40,8 +58,10 @@ public enum NodeHomeRequest: Sendable, Hashable {
     /// The group the request names; empty for a join.
     public var group: String {
         switch self {
-        case .send(let g, _), .react(let g, _, _), .reply(let g, _, _), .edit(let g, _, _), .delete(let g, _), .retention(let g, _), .revoke(let g), .invite(let g, _, _, _), .approve(let g, _), .decline(let g, _), .add(let g, _),
-             .remove(let g, _), .update(let g), .leave(let g):
+        case .send(let g, _), .react(let g, _, _), .reply(let g, _, _), .edit(let g, _, _), .delete(let g, _), .retention(let g, _), .revoke(let g),
+             .invite(let g, _, _, _), .approve(let g, _), .decline(let g, _), .add(let g, _),
+             .remove(let g, _), .update(let g), .leave(let g), .rename(let g, _), .describe(let g, _), .promote(let g, _), .demote(let g, _),
+             .relays(let g, _), .disband(let g), .mute(let g, _), .pin(let g, _), .markRead(let g, _):
             return g
         case .join: return ""
         }
@@ -52,7 +72,7 @@ public enum NodeHomeRequest: Sendable, Hashable {
     /// group's Commit in flight before it builds its own. The server runs each in its own task.
     var isLong: Bool {
         switch self {
-        case .add, .remove, .update, .approve, .retention: return true
+        case .add, .remove, .update, .approve, .retention, .rename, .describe, .promote, .demote, .relays, .disband: return true
         default: return false
         }
     }
@@ -77,6 +97,15 @@ public enum NodeHomeRequest: Sendable, Hashable {
         case .leave(let g): return ["op": "leave", "group": g]
         case .approve(let g, let member): return ["op": "approve", "group": g, "member": member]
         case .decline(let g, let member): return ["op": "decline", "group": g, "member": member]
+        case .rename(let g, let name): return ["op": "rename", "group": g, "name": name]
+        case .describe(let g, let description): return ["op": "describe", "group": g, "description": description]
+        case .promote(let g, let member): return ["op": "promote", "group": g, "member": member]
+        case .demote(let g, let member): return ["op": "demote", "group": g, "member": member]
+        case .relays(let g, let relays): return ["op": "relays", "group": g, "relays": relays.joined(separator: "\n")]
+        case .disband(let g): return ["op": "disband", "group": g]
+        case .mute(let g, let muted): return ["op": "mute", "group": g, "on": muted ? "true" : "false"]
+        case .pin(let g, let pinned): return ["op": "pin", "group": g, "on": pinned ? "true" : "false"]
+        case .markRead(let g, let event): return event.map { ["op": "mark_read", "group": g, "event": $0] } ?? ["op": "mark_read", "group": g]
         case .join(let url): return url.map { ["op": "join", "url": $0] } ?? ["op": "join"]
         }
     }
@@ -109,14 +138,29 @@ public enum NodeHomeRequest: Sendable, Hashable {
         case "invite":
             guard let format = StoredInvite.Format(rawValue: f["format"] ?? "signed") else { return nil }
             self = .invite(group: g, singleUse: f["single_use"] == "true", expiresIn: f["expires_in"].flatMap { Int64($0) }, format: format)
-        case "add", "remove", "approve", "decline":
+        case "add", "remove", "approve", "decline", "promote", "demote":
             guard let m = f["member"] else { return nil }
             switch f["op"] {
             case "add": self = .add(group: g, members: m.split(separator: ",").map(String.init))
             case "remove": self = .remove(group: g, member: m)
             case "approve": self = .approve(group: g, member: m)
+            case "promote": self = .promote(group: g, member: m)
+            case "demote": self = .demote(group: g, member: m)
             default: self = .decline(group: g, member: m)
             }
+        case "rename":
+            guard let name = f["name"] else { return nil }
+            self = .rename(group: g, name: name)
+        case "describe":
+            guard let description = f["description"] else { return nil }
+            self = .describe(group: g, description: description)
+        case "relays":
+            guard let relays = f["relays"] else { return nil }
+            self = .relays(group: g, relays: relays.split(separator: "\n").map(String.init))
+        case "disband": self = .disband(group: g)
+        case "mute": self = .mute(group: g, muted: f["on"] != "false")
+        case "pin": self = .pin(group: g, pinned: f["on"] != "false")
+        case "mark_read": self = .markRead(group: g, event: f["event"])
         case "update": self = .update(group: g)
         case "leave": self = .leave(group: g)
         default: return nil

@@ -183,6 +183,7 @@ extension InviteKitNode {
         let eventID = pending.event.id
         var group = try currentGroup(groupID)
         let before = Set(group.state.memberIdentities)
+        let dataBefore = group.groupData
         let hostedBefore = hostedGroup(groupID)
         do {
             switch pending {
@@ -216,11 +217,17 @@ extension InviteKitNode {
         }
         try tx.pendingCommits.resolve(commitEventID: eventID, as: .confirmed, now: now)
         try writeState(group, groupID: groupID, in: tx, now: now)
+        // A change's Commit carries an UpdatePath, so it rotated this node's leaf: the
+        // self-update policy's clock starts again (PROTOCOL §5.16).
+        if case .change = pending { try tx.selfUpdates.record(groupID: groupID, at: now) }
         let after = Set(group.state.memberIdentities)
         let added = after.subtracting(before).sorted { $0.lexicographicallyPrecedes($1) }
         let removed = before.subtracting(after).sorted { $0.lexicographicallyPrecedes($1) }
+        // A disband reports itself, not the removals it carries (group-lifecycle-v1.md).
+        let disbanded = group.groupData.lifecycle == .disbanded
         let changes: [NodeEvent] = added.compactMap(Self.memberKey(bytes:)).map { .memberAdded(groupID: groupID, member: $0) }
-            + removed.compactMap(Self.memberKey(bytes:)).map { .memberRemoved(groupID: groupID, member: $0) }
+            + (disbanded ? [] : removed.compactMap(Self.memberKey(bytes:)).map { .memberRemoved(groupID: groupID, member: $0) })
+            + Self.groupDataEvents(groupID: groupID, from: dataBefore, to: group.groupData)
         return ([.commitConfirmed(groupID: groupID, commitEventID: eventID, epoch: group.epoch)] + changes, nil, group)
     }
 }

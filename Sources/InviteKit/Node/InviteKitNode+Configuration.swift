@@ -30,15 +30,19 @@ extension InviteKitNode {
         /// MIP-02). Off by default: anyone who knows the node's key could otherwise make it join
         /// groups; a Welcome for a pending join is always used.
         public var acceptsUnsolicitedWelcomes: Bool
+        /// When ``InviteKitNode/run()`` rotates this node's leaf in each group (PROTOCOL §5.16);
+        /// `nil` turns the scheduled self-updates off.
+        public var selfUpdatePolicy: NodeSelfUpdatePolicy?
         public var connector: RelayConnector
 
         public init(retryPolicy: RetryPolicy = .standard, relayTimeout: Duration = .relayTimeout, idleInterval: Duration = .seconds(1),
                     keyPackageLowWater: Int = 3, eventBudget: EventBudget = .standard, treeChunkTimeout: Duration = .seconds(30),
-                    acceptsUnsolicitedWelcomes: Bool = false,
+                    acceptsUnsolicitedWelcomes: Bool = false, selfUpdatePolicy: NodeSelfUpdatePolicy? = .standard,
                     connector: @escaping RelayConnector = { WebSocketRelayClient(url: $0) }) {
             self.retryPolicy = retryPolicy; self.relayTimeout = relayTimeout; self.idleInterval = idleInterval
             self.keyPackageLowWater = keyPackageLowWater; self.eventBudget = eventBudget; self.treeChunkTimeout = treeChunkTimeout
             self.acceptsUnsolicitedWelcomes = acceptsUnsolicitedWelcomes
+            self.selfUpdatePolicy = selfUpdatePolicy
             self.connector = connector
         }
     }

@@ -9,11 +9,21 @@ extension InviteKitNode {
     /// Commit those on its path. The entry forgets that save until ``stateCommitted(_:groupID:)``:
     /// a transaction that rolls back leaves the next save writing every chunk. The seen log's
     /// changes since its last committed save go to `group_seen` in the same transaction.
+    ///
+    /// A Commit that renamed the group or moved its relays (PROTOCOL §5.16) also rewrites the
+    /// row's `name` and `relays`, which the node reads and routes by; the entry follows in
+    /// ``stateCommitted(_:groupID:)``.
     func writeState(_ group: MarmotMLSGroup, groupID: String, in tx: StoreTransaction, now: Int64) throws {
         let saved = registry[groupID]?.savedTree
         registry[groupID]?.savedTree = nil
+        registry[groupID]?.rowSync = nil
         try tx.groups.updateState(id: groupID, state: group.serializedWithoutTree(), epoch: group.epoch,
                                   engineVersion: MarmotMLSGroup.engineVersion, now: now)
+        if let old = registry[groupID]?.group.groupData, old.name != group.groupData.name || Set(old.relays) != Set(group.groupData.relays) {
+            let relays = Set(old.relays) != Set(group.groupData.relays) ? group.groupData.relays : (registry[groupID]?.relays ?? group.groupData.relays)
+            try tx.groups.updateNameAndRelays(id: groupID, name: group.groupData.name, relays: relays, now: now)
+            registry[groupID]?.rowSync = (group.groupData.name, relays)
+        }
         try writeTree(of: group, groupID: groupID, since: saved, in: tx)
         try writeSeen(group.seenLog, groupID: groupID, in: tx)
     }
@@ -47,6 +57,11 @@ extension InviteKitNode {
     func stateCommitted(_ group: MarmotMLSGroup, groupID: String) {
         registry[groupID]?.savedTree = group.state.tree
         registry[groupID]?.group.seenLog.markSaved()
+        if let (name, relays) = registry[groupID]?.rowSync {
+            registry[groupID]?.name = name
+            registry[groupID]?.relays = relays
+            registry[groupID]?.rowSync = nil
+        }
     }
 
     /// A group's stored state: its row's `state` and, for a row whose tree is stored apart

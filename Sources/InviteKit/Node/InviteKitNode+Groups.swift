@@ -53,6 +53,7 @@ extension InviteKitNode {
         // of the group as it was until the transaction below committed.
         var advanced = registry[groupID]!.group
         let membersBefore = Set(advanced.state.memberIdentities)
+        let dataBefore = advanced.groupData
         registry[groupID]!.group.buffer = MarmotEventBuffer()
         let entry = registry[groupID]!
         let receipt: MarmotReceipt
@@ -97,6 +98,7 @@ extension InviteKitNode {
             if registry[groupID]!.preJoinBuffered.remove(id) == nil { evicted += 1 }
         }
         registry[groupID]!.unreportedEvictions += evicted
+        for o in receipt.outcomes { if let refusal = Self.refusalEvent(o, groupID: groupID, eventID: event.id) { emit(refusal) } }
         guard receipt.stateChanged || receipt.seenChanged || !commits.isEmpty else {
             // Nothing but the buffer changed (an event no key opens yet, or junk): no write now.
             // It is saved with the group's next state, or by the run loop's next round; until then
@@ -111,11 +113,13 @@ extension InviteKitNode {
         for m in stored { emit(.messageReceived(m)) }
         for r in refused { emit(.eventRejected(eventID: r.eventID, error: r.error)) }
         reportEvictions(groupID: groupID)
+        // A disband reports itself, not the removals it carries (group-lifecycle-v1.md).
+        let disbanded = advanced.groupData.lifecycle == .disbanded
         for o in receipt.outcomes {
             switch o {
             case .commitApplied(_, let added, let removed):
                 for a in added { if let key = Self.memberKey(hex: a) { emit(.memberAdded(groupID: groupID, member: key)) } }
-                for r in removed { if let key = Self.memberKey(hex: r) { emit(.memberRemoved(groupID: groupID, member: key)) } }
+                for r in removed where !disbanded { if let key = Self.memberKey(hex: r) { emit(.memberRemoved(groupID: groupID, member: key)) } }
             case .rolledBack(let fork, let epoch, _):
                 // What the replaced branch announced is withdrawn: the new membership's
                 // difference is reported, not the replaced commits' own changes.
@@ -127,13 +131,14 @@ extension InviteKitNode {
                 for r in membersBefore.subtracting(after).sorted(by: { $0.lexicographicallyPrecedes($1) }) where r != publicKey.rawRepresentation {
                     if let key = Self.memberKey(bytes: r) { emit(.memberRemoved(groupID: groupID, member: key)) }
                 }
-            case .removed:
+            case .removed where !disbanded:
                 emit(.memberRemoved(groupID: groupID, member: publicKey))
                 emit(.removedFromGroup(groupID: groupID))
             default:
                 break
             }
         }
+        if receipt.stateChanged { for e in Self.groupDataEvents(groupID: groupID, from: dataBefore, to: advanced.groupData) { emit(e) } }
         return stored.first
     }
 
@@ -304,7 +309,12 @@ extension InviteKitNode {
 
     private func queueLeave(groupID: String) throws -> String {
         let row = try groupRow(groupID)
-        guard hostedGroup(row.id) == nil, var group = registry[row.id]?.group else {
+        guard var group = registry[row.id]?.group else { throw InviteKitError(.groupNotFound) }
+        if group.groupData.lifecycle == .disbanded { throw InviteKitError(.groupDisbanded, underlyingCode: "group_disbanded") }
+        // PROTOCOL §5.16: the last admin names a successor first; in the current profile any
+        // admin gives up admin rights before leaving (admin-policy-v1.md); the invite host stays.
+        if group.isAdmin, group.groupData.admins.count == 1 { throw InviteKitError(.lastAdmin, underlyingCode: "last_admin") }
+        guard hostedGroup(row.id) == nil, !(group.isAdmin && group.profile == .current) else {
             throw InviteKitError(.notPermitted, underlyingCode: "admin_cannot_leave")
         }
         let event = try group.leaveEvent(now: currentTime(), rng: randomSource)

@@ -24,7 +24,7 @@ extension InviteKitNode {
         guard let g = try? currentGroup(row.id) else { return nil }
         return NodeGroup(id: row.id, nostrGroupID: row.nostrGroupID, name: row.name, role: g.isAdmin ? .admin : .member,
                          hostsInvites: hostedGroup(row.id) != nil, epoch: g.epoch, relays: row.relays, isRemoved: row.removedAt != nil,
-                         profile: g.profile)
+                         profile: g.profile, description: g.groupData.description, isDisbanded: g.groupData.lifecycle == .disbanded)
     }
 
     /// A group's members with their admin flag (MIP-01 group data), and its epoch.

@@ -51,6 +51,7 @@ extension InviteKitNode {
                 try retryDeferredWraps()
                 try saveDirtyBuffers()
                 try removeExpiredMessages()
+                try scheduleSelfUpdates()
             } catch {
                 report(error, eventID: nil)
             }

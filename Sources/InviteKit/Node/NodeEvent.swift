@@ -46,6 +46,21 @@ public enum NodeEvent: Sendable {
     case memberRemoved(groupID: String, member: Secp256k1.XOnlyPublicKey)
     /// A Commit removed this node from the group: it reads nothing more from it.
     case removedFromGroup(groupID: String)
+    /// A Commit (own or received) changed the group's name or description (MIP-01 group data;
+    /// component `0x8001` in the current profile).
+    case groupProfileChanged(groupID: String, name: String, description: String)
+    /// A Commit (own or received) changed who the group's admins are: `admins` is the new list.
+    case adminsChanged(groupID: String, admins: [Secp256k1.XOnlyPublicKey])
+    /// A Commit (own or received) changed the relays the group's events go to: the node now
+    /// publishes to and reads from `relays` (PROTOCOL §5.16).
+    case groupRelaysChanged(groupID: String, relays: [String])
+    /// A Commit (own or received) disbanded the group (component `0x800c`, PROTOCOL §5.16): it
+    /// takes no further change, and no removal events are reported for that Commit.
+    case groupDisbanded(groupID: String)
+    /// A received Commit (or an admin's leave request) was refused: a non-admin changed
+    /// admin-only state, an admin asked to leave, or the group is disbanded (PROTOCOL §5.16).
+    /// The group stays where it was.
+    case commitRefused(groupID: String, commitEventID: String, error: InviteKitError)
     /// A join request was decided (PROTOCOL §8.3). `groupID` is the group it asked for, when
     /// this node hosts it (also for a refusal: a used-up single-use invite names its group).
     case joinRequestDecided(requestID: String, groupID: String?, outcome: JoinRequestOutcome)
@@ -71,7 +86,9 @@ extension NodeEvent: CustomStringConvertible {
         switch self {
         case .joined(_, let id, _), .messageDelivered(let id, _), .messageFailed(let id, _), .commitConfirmed(let id, _, _),
              .commitRolledBack(let id, _, _), .branchReplaced(let id, _, _), .memberAdded(let id, _), .memberRemoved(let id, _), .removedFromGroup(let id),
-             .approvalRequested(let id, _, _), .bufferedEventsEvicted(let id, _), .messagesExpired(let id, _):
+             .approvalRequested(let id, _, _), .bufferedEventsEvicted(let id, _), .messagesExpired(let id, _),
+             .groupProfileChanged(let id, _, _), .adminsChanged(let id, _), .groupRelaysChanged(let id, _), .groupDisbanded(let id),
+             .commitRefused(let id, _, _):
             return id
         case .messageReceived(let m), .messageQueued(let m):
             return m.groupID
@@ -100,6 +117,11 @@ extension NodeEvent: CustomStringConvertible {
         case .memberAdded(let group, let member): return "member \(member.hex) added to \(group)"
         case .memberRemoved(let group, let member): return "member \(member.hex) removed from \(group)"
         case .removedFromGroup(let group): return "removed from \(group)"
+        case .groupProfileChanged(let group, _, _): return "profile of \(group) changed"
+        case .adminsChanged(let group, let admins): return "admins of \(group) changed (\(admins.count) admins)"
+        case .groupRelaysChanged(let group, let relays): return "relays of \(group) changed (\(relays.count) relays)"
+        case .groupDisbanded(let group): return "\(group) disbanded"
+        case .commitRefused(let group, let id, let error): return "commit \(id) refused in \(group): \(error)"
         case .joinRequestDecided(let request, let group, let outcome): return "join request \(request) \(outcome)\(group.map { " for \($0)" } ?? "")"
         case .approvalRequested(let group, let member, _): return "approval requested for \(member.hex) in \(group)"
         case .bufferedEventsEvicted(let group, let count): return "\(count) buffered events evicted in \(group)"

@@ -19,4 +19,8 @@ public struct NodeGroup: Sendable, Hashable, Identifiable {
     public let isRemoved: Bool
     /// The group's Marmot profile, fixed for its life (PROTOCOL §5.12).
     public let profile: MarmotWireProfile
+    /// The group's description (MIP-01 group data; component `0x8001`).
+    public var description: String = ""
+    /// A Commit disbanded the group (component `0x800c`, PROTOCOL §5.16): it takes no change.
+    public var isDisbanded = false
 }

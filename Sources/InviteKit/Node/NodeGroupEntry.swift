@@ -29,6 +29,9 @@ struct NodeGroupEntry: Sendable {
     /// The ratchet tree as its chunks are in the store, when known (docs/storage.md §6): a save
     /// writes the chunks that are not shared with it. `nil` makes the next save write them all.
     var savedTree: RatchetTree?
+    /// The name and relays a Commit gave the row, for the entry once that write committed
+    /// (``InviteKitNode/writeState(_:groupID:in:now:)``).
+    var rowSync: (name: String, relays: [String])?
 
     init(group: MarmotMLSGroup, inviteTag: String?, relays: [String], name: String?, removed: Bool = false) {
         self.group = group; self.inviteTag = inviteTag; self.relays = relays; self.name = name; self.removed = removed

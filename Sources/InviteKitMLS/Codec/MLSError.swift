@@ -39,6 +39,9 @@ public enum MLSErrorCodes {
         case invalidGroupData = "invalid_group_data"
         /// A commit by a non-admin that is not a pure self-update or SelfRemove (MIP-03).
         case notAdmin = "not_admin"
+        /// A change to a group whose lifecycle component (`0x800c`) says `disbanded`, or a disband
+        /// Commit of the wrong shape (`app-components/group-lifecycle-v1.md`).
+        case groupDisbanded = "group_disbanded"
         /// An own commit was overtaken by another commit for its epoch before it was confirmed.
         case staleCommit = "stale_commit"
         /// `confirmPublished` without an acknowledging relay.

@@ -194,12 +194,29 @@ extension MarmotGroup {
         throw MLSError(.notAdmin, "commit by non-admin \(Hex.encode(info.committer)) is not a pure self-update or SelfRemove")
     }
 
+    /// `app-components/group-lifecycle-v1.md`: a disbanded group takes no further Commit; the
+    /// lifecycle component, once present, stays; and the one transition, `active → disbanded`,
+    /// leaves the committer as the only admin and (as far as this member can see) the only
+    /// member, with nobody added.
+    static func checkLifecycle(_ info: MarmotCommitInfo, from data: MarmotGroupData, to newData: MarmotGroupData, next: Engine) throws {
+        if data.lifecycle == .disbanded { throw MLSError(.groupDisbanded, "the group is disbanded: it takes no further commit") }
+        if data.lifecycle != nil, newData.lifecycle == nil { throw MLSError(.groupDisbanded, "a commit may not remove the lifecycle component") }
+        guard newData.lifecycle == .disbanded else { return }
+        guard newData.admins == [info.committer], info.added.isEmpty else {
+            throw MLSError(.groupDisbanded, "a disband commit leaves exactly its committer as admin and adds nobody")
+        }
+        if !next.isRemoved, next.memberIdentities != [info.committer] {
+            throw MLSError(.groupDisbanded, "a disband commit removes every leaf but its committer's")
+        }
+    }
+
     /// Applies `message` to a copy of `base`, checks the Marmot rules, and returns the new state.
     static func apply(_ message: [UInt8], to base: Engine, data: MarmotGroupData) throws -> (Engine, MarmotGroupData, MarmotCommitInfo) {
         var next = base
         guard case let .commit(info) = try next.processMessage(message) else { throw MLSError(.invalidValue, "not a commit") }
         try authorize(info, admins: data.admins)
         let newData = try MarmotGroupData(extensions: next.groupContextExtensions)
+        try checkLifecycle(info, from: data, to: newData, next: next)
         guard !newData.admins.isEmpty else { throw MLSError(.notAdmin, "a commit may not leave the group without an admin") }
         if newData.profile == .current, !next.isRemoved {
             let members = Set(next.memberIdentities)

@@ -20,6 +20,8 @@ package struct StoreTransaction {
     package var messages: MessagesTable { MessagesTable(db: db) }
     package var pendingJoins: PendingJoinsTable { PendingJoinsTable(db: db) }
     package var pendingApprovals: PendingApprovalsTable { PendingApprovalsTable(db: db) }
+    package var readState: GroupReadStateTable { GroupReadStateTable(db: db) }
+    package var selfUpdates: GroupSelfUpdatesTable { GroupSelfUpdatesTable(db: db) }
 
     /// Kills the process here when `name` is the armed fail point (tests only; a no-op otherwise).
     package func failPoint(_ name: String) { FailPoint.hit(name) }

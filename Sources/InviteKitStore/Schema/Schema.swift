@@ -1,7 +1,7 @@
 /// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
 /// migration: add the next one.
 enum Schema {
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9]
 
     static var currentVersion: Int { migrations.last!.version }
 
@@ -264,5 +264,29 @@ enum Schema {
         "CREATE INDEX messages_by_app_event ON messages(group_id, app_event_id) WHERE app_event_id IS NOT NULL",
         "CREATE INDEX messages_referring ON messages(group_id, refers_to) WHERE refers_to IS NOT NULL",
         "CREATE INDEX messages_expiring ON messages(expires_at) WHERE expires_at IS NOT NULL",
+    ])
+
+    /// This home's own view of its groups (docs/storage.md §6): read state, mute and pin, never
+    /// sent to the group; and when each group's own leaf was last rotated, for the node's
+    /// self-update policy (PROTOCOL §5.16), so a restart does not reset it.
+    static let v9 = Migration(version: 9, name: "group_local_state", statements: [
+        """
+        CREATE TABLE group_read_state (
+            group_id TEXT PRIMARY KEY REFERENCES groups(id) ON DELETE CASCADE,
+            last_read_event_id TEXT,
+            last_read_created_at INTEGER,
+            last_read_seq INTEGER,
+            muted INTEGER NOT NULL DEFAULT 0,
+            pinned_at INTEGER,
+            updated_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE group_self_updates (
+            group_id TEXT PRIMARY KEY REFERENCES groups(id) ON DELETE CASCADE,
+            last_update_at INTEGER NOT NULL,
+            last_update_seq INTEGER NOT NULL
+        )
+        """,
     ])
 }

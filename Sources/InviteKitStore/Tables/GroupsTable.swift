@@ -36,6 +36,13 @@ package struct GroupsTable {
                        arguments: [now, id, tag])
     }
 
+    /// A Commit renamed the group or moved its relays (PROTOCOL §5.16).
+    package func updateNameAndRelays(id: String, name: String?, relays: [String], now: Int64) throws {
+        try db.execute(sql: "UPDATE groups SET name = ?, relays = ?, updated_at = ? WHERE id = ?",
+                       arguments: [name, relays.joined(separator: "\n"), now, id])
+        guard db.changesCount == 1 else { throw StoreError(.notFound, "no group \(id)") }
+    }
+
     /// Records that a Commit removed this node from the group.
     package func markRemoved(id: String, now: Int64) throws {
         try db.execute(sql: "UPDATE groups SET removed_at = coalesce(removed_at, ?), updated_at = ? WHERE id = ?", arguments: [now, now, id])

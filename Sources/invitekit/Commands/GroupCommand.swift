@@ -10,7 +10,8 @@ struct GroupCommand: AsyncParsableCommand {
         commandName: "group",
         abstract: "A node's groups, kept in its home (the state-file tool is `invitekit mls`).",
         subcommands: [New.self, List.self, Members.self, Send.self, Read.self, React.self, Reply.self, Edit.self, Delete.self, Add.self, Remove.self,
-                      Leave.self, Update.self, Retention.self])
+                      Leave.self, Update.self, Retention.self, Rename.self, Describe.self, Admin.self, Relays.self, Disband.self, Mute.self,
+                      Pin.self, MarkRead.self])
 
     /// `--home` and `--json`, on every node command.
     struct HomeOptions: ParsableArguments {

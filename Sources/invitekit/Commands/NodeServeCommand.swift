@@ -103,6 +103,11 @@ struct NodeServeCommand: AsyncParsableCommand {
         case .relayProblem(let relay, let error): text = "relay error\(relay.isEmpty ? "" : " (\(relay))"): \(error)"
         case .eventRejected(let id, let error): text = "event \(id.prefix(12))… not used: \(error)"
         case .bufferedEventsEvicted(let g, let n): text = "\(n) buffered event(s) of \(g.prefix(16))… dropped (buffer full)"
+        case .groupProfileChanged(let g, let name, _): text = "\(g.prefix(16))… renamed or described: now \"\(name)\""
+        case .adminsChanged(let g, let admins): text = "admins of \(g.prefix(16))…: \(admins.map { NIP19.npub($0) }.joined(separator: " "))"
+        case .groupRelaysChanged(let g, let relays): text = "\(g.prefix(16))… moved to \(relays.joined(separator: " "))"
+        case .groupDisbanded(let g): text = "\(g.prefix(16))… was disbanded"
+        case .commitRefused(let g, let c, let error): text = "commit \(c.prefix(12))… refused in \(g.prefix(16))…: \(error)"
         }
         NodeOutput.emit(json, ["event": "node", "detail": text], text: text)
     }
