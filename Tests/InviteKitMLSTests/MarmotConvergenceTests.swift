@@ -200,6 +200,35 @@ final class MarmotConvergenceTests: XCTestCase {
         XCTAssertEqual(try MarmotPendingCommit<MLSGroupState>(serialized: g[2].selfUpdate(now: now).serialized()).priority, .ordinary)
     }
 
+    /// The committer whose own commit lost at its relay's OK (it had applied the other commit
+    /// first) still follows its branch when a witness for it arrives later, as a member that
+    /// received that commit would: the own candidate counts buffered witnesses and is kept, not
+    /// dropped. Without this the three members ended on two branches.
+    func testALosingOwnCommitIsRevivedByALaterWitness() throws {
+        let ms = members(3)
+        var g = try group(ms, admins: [1])
+        let (low, high, lowCommit, highCommit) = try renames(ms, g, lowAt: now + 10, highAt: now + 10)
+        // The high committer applies the low commit before its own OK: its own loses, for now.
+        XCTAssertEqual(g[high].receive(event: lowCommit.event, now: now + 20).first.map(kind), "commitApplied")
+        XCTAssertThrowsError(try g[high].confirmPublished(highCommit, acknowledgedBy: relays, now: now + 20)) {
+            XCTAssertEqual(($0 as? MLSError)?.code, .staleCommit)
+        }
+        XCTAssertEqual(g[high].groupData.name, "low")
+        // Fay takes the high commit first and writes on its branch: a witness for it.
+        XCTAssertEqual(g[2].receive(event: highCommit.event, now: now + 20).first.map(kind), "commitApplied")
+        let w = try g[2].message(EventTemplate(kind: 9, content: "on high"), now: now + 30)
+        XCTAssertEqual(g[2].receive(event: lowCommit.event, now: now + 40).first.map(kind), "superseded")
+        XCTAssertEqual(g[2].lastConvergenceDecision?.decisiveRule, .appWitnessScore)
+        // The low committer keeps the received high commit as a loser, and the witness revives it.
+        _ = try g[low].confirmPublished(lowCommit, acknowledgedBy: relays, now: now + 20)
+        XCTAssertEqual(g[low].receive(event: highCommit.event, now: now + 40).first.map(kind), "superseded")
+        XCTAssertEqual(g[low].receive(event: w, now: now + 40).map(kind), ["buffered", "rolledBack", "message"])
+        // The high committer revives its own commit the same way.
+        XCTAssertEqual(g[high].receive(event: w, now: now + 40).map(kind), ["buffered", "rolledBack", "message"])
+        for x in g { XCTAssertEqual(x.groupData.name, "high") }
+        XCTAssertEqual(Set(g.map { exporter($0) }).count, 1, "one epoch secret")
+    }
+
     func kind(_ o: MarmotOutcome) -> String {
         switch o {
         case .message: "message"

@@ -207,6 +207,9 @@ extension InviteKitNode {
                 _ = try group.confirmPublished(commit, acknowledgedBy: [relay], now: now)
             }
         } catch where Self.isStaleCommit(error) {
+            // The engine keeps a losing own commit (in memory) that a later witness may still
+            // select (PROTOCOL §5.13): carried to the node's group, whose state is unchanged.
+            if case .change = pending { registry[groupID]?.group.losingOwnCommit = group.losingOwnCommit }
             try tx.pendingCommits.resolve(commitEventID: eventID, as: .rolledBack, now: now)
             var next: NodePendingCommit?
             if case .join(let join) = pending, let hosted = hostedBefore, let again = try processor.readd(join, in: hosted) {

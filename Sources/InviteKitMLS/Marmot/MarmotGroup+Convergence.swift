@@ -97,15 +97,20 @@ extension MarmotGroup {
     /// Application messages waiting in the buffer that decrypt and pass the payload checks on a
     /// divergent branch's states: its witnesses. Trial decryption runs on copies.
     static func witnesses(of steps: [BranchStep], in buffered: [SealedEvent]) -> [BranchCandidate.Witness] {
+        witnesses(onStates: steps.map(\.next), in: buffered)
+    }
+
+    /// ``witnesses(of:in:)`` for the states a branch reaches, its own commit's included.
+    static func witnesses(onStates states: [Engine], in buffered: [SealedEvent]) -> [BranchCandidate.Witness] {
         var found: [BranchCandidate.Witness] = []
-        for step in steps where !step.next.isRemoved {
+        for state in states where !state.isRemoved {
             for b in buffered {
-                guard let message = open(b.sealed, in: step.next), let header = try? MarmotMessageHeader(message),
-                      header.contentType == .application, header.epoch == step.next.epoch else { continue }
-                var copy = step.next
+                guard let message = open(b.sealed, in: state), let header = try? MarmotMessageHeader(message),
+                      header.contentType == .application, header.epoch == state.epoch else { continue }
+                var copy = state
                 guard case let .application(sender, data)? = try? copy.processMessage(message),
                       (try? MarmotApplicationMessage.decode(data, senderIdentity: sender)) != nil else { continue }
-                found.append(.init(epoch: step.next.epoch, sender: sender))
+                found.append(.init(epoch: state.epoch, sender: sender))
             }
         }
         return found
@@ -167,7 +172,12 @@ extension MarmotGroup {
     /// epoch). When it wins, the snapshots from its epoch are replaced by it (members that
     /// receive both decide alike); when it loses it is `stale_commit`, and the caller rolls it
     /// back, as before.
-    mutating func convergeOwn(_ pending: MarmotPendingCommit<Engine>, at i: Int) throws {
+    ///
+    /// The own candidate is scored as a received one is: buffered messages that open under its
+    /// tip are its witnesses, and when it loses it is kept (``losingOwnCommit``) so that a later
+    /// witness can still select it. Returns the abandoned branch's lost adds.
+    @discardableResult
+    mutating func convergeOwn(_ pending: MarmotPendingCommit<Engine>, at i: Int, now: Int64 = UnixTime.now()) throws -> [MarmotLostAdd] {
         let snap = snapshots[i]
         var next = snap.state
         try next.merge(pending.pending)
@@ -176,11 +186,20 @@ extension MarmotGroup {
         guard let message = Self.open(sealed, in: snap.state) else { throw MLSError(.invalidEvent, "the pending commit does not open under its epoch's key") }
         let priority = pending.priority ?? Self.storedCommitPriority(parent: snap.state, next: next)
         let own = BranchCandidate(id: "own", forkEpoch: snap.epoch, tipEpoch: next.epoch, tipPriority: priority, tipCommitter: state.ownIdentity,
-                                  tipDigest: SHA256.hash(message), witnesses: [])
+                                  tipDigest: SHA256.hash(message), witnesses: Self.witnesses(onStates: [next], in: bufferedSealedEvents(now: now)))
         let decision = BranchSelector.select([canonicalCandidate(from: i), own], passBaseEpoch: state.epoch)
         lastConvergenceDecision = decision
         guard decision.selected?.id == own.id else {
+            losingOwnCommit = (pending, snap.epoch, Self.groupEventKey(of: next))
             throw MLSError(.staleCommit, "another commit for epoch \(snap.epoch) was selected before this one was confirmed")
+        }
+        losingOwnCommit = nil
+        let members = Set(next.memberIdentities)
+        var lost: [MarmotLostAdd] = []
+        for s in snapshots[i...] {
+            for id in s.added where !members.contains(id) && !lost.contains(where: { $0.pubkey == Hex.encode(id) }) {
+                lost.append(MarmotLostAdd(pubkey: Hex.encode(id), keyPackageEvent: s.keyPackageEvents[Hex.encode(id)]))
+            }
         }
         var kpEvents: [String: NostrEvent] = [:]
         for e in pending.keyPackageEvents { kpEvents[e.pubkey] = e }
@@ -194,6 +213,7 @@ extension MarmotGroup {
         currentWitnesses = []
         leaveRequests = []
         _ = sent(pending.event, epoch: snap.epoch)
+        return lost
     }
 
     /// A buffered event that opens under a losing branch's key may be a witness that changes its
@@ -201,12 +221,22 @@ extension MarmotGroup {
     /// rewind horizon are dropped first. Costs one AEAD open per kept branch.
     mutating func reconsiderLosingBranches(after event: NostrEvent, now: Int64) -> [MarmotOutcome] {
         losingBranches.removeAll { state.epoch > $0.forkEpoch && state.epoch - $0.forkEpoch > ConvergencePolicy.v1.maxRewindCommits }
-        guard !losingBranches.isEmpty, let (_, sealed) = try? MarmotGroupEvent.envelope(event, profile: profile, now: now) else { return [] }
+        guard !losingBranches.isEmpty || losingOwnCommit != nil,
+              let (_, sealed) = try? MarmotGroupEvent.envelope(event, profile: profile, now: now) else { return [] }
         for loser in losingBranches {
             guard (try? GroupEventCipher.open(bytes: sealed, key: loser.tipKey)) != nil,
                   let i = snapshots.firstIndex(where: { $0.epoch == loser.forkEpoch }) else { continue }
             guard let outcomes = try? converge(at: i, message: loser.message, event: loser.event, hash: loser.contentHash, now: now) else { continue }
             if case .rolledBack? = outcomes.first { return outcomes }
+        }
+        if let own = losingOwnCommit {
+            if state.epoch > own.forkEpoch, state.epoch - own.forkEpoch > ConvergencePolicy.v1.maxRewindCommits {
+                losingOwnCommit = nil
+            } else if (try? GroupEventCipher.open(bytes: sealed, key: own.tipKey)) != nil,
+                      let i = snapshots.firstIndex(where: { $0.epoch == own.forkEpoch }),
+                      let lost = try? convergeOwn(own.pending, at: i, now: now) {
+                return [.rolledBack(toEpoch: own.forkEpoch, nowAt: state.epoch, lostAdds: lost)]
+            }
         }
         return []
     }

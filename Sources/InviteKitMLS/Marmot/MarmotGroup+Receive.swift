@@ -28,7 +28,7 @@ extension MarmotGroup {
         if first.buffer {
             bufferChanged = true
             outcomes += buffer.append(event).map { .evicted(eventID: $0.id) }
-            if profile == .current, !losingBranches.isEmpty {
+            if profile == .current, !losingBranches.isEmpty || losingOwnCommit != nil {
                 let revived = reconsiderLosingBranches(after: event, now: now)
                 if !revived.isEmpty { stateChanged = true }
                 outcomes += revived

@@ -52,6 +52,9 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
     /// Commits that lost a fork while their branch may still win a later decision (witnesses
     /// arriving for it), at most ``MarmotProfile/losingBranchLimit``; in memory only.
     var losingBranches: [LosingBranch] = []
+    /// This member's own commit that lost when its relay's OK came after a competitor: kept, like
+    /// a received loser, so that a later witness can still select it; in memory only.
+    package var losingOwnCommit: (pending: MarmotPendingCommit<Engine>, forkEpoch: UInt64, tipKey: SecureBytes)?
 
     init(state: Engine, groupData: MarmotGroupData) {
         self.state = state
@@ -249,7 +252,8 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
             // makes ours a candidate like any other (PROTOCOL §5.13): it replaces the branch if
             // it wins, and is stale only if it loses.
             if profile == .current, let i = snapshots.firstIndex(where: { $0.epoch == pending.fromEpoch }) {
-                return try convergeOwn(pending, at: i)
+                try convergeOwn(pending, at: i)
+                return
             }
             throw MLSError(.staleCommit, "the group moved from epoch \(pending.fromEpoch) to \(state.epoch) before this commit was confirmed")
         }
