@@ -10,14 +10,14 @@ extension InviteKitNode {
     /// Sends an app event of any `kind` with `tags` (`foundation/application-messages.md`: the
     /// kind is not an allow-list), kept in the history as sent. Retention is group state: an
     /// inner `expiration` tag is dropped (PROTOCOL §5.15). Returns the stored message; its
-    /// ``StoredMessage/eventID`` is the one ``waitForDelivery(of:timeout:)`` takes.
+    /// `StoredMessage.eventID` is the one ``waitForDelivery(of:timeout:)`` takes.
     @discardableResult
     public func send(kind: Int, content: String, tags: [[String]] = [], to groupID: String) throws(InviteKitError) -> StoredMessage {
         try sendApp(to: groupID) { _ in (EventTemplate(kind: kind, content: content, tags: tags), MessageRelation(kind: kind, tags: tags, content: content)) }
     }
 
     /// Reacts to a message (NIP-25: kind 7, an `e` tag, the emoji as content). `messageID` is
-    /// either of its ids (``StoredMessage/eventID``, ``StoredMessage/appEventID``) or a unique
+    /// either of its ids (`StoredMessage.eventID`, `StoredMessage.appEventID`) or a unique
     /// prefix of its app event id of at least 8 characters.
     @discardableResult
     public func react(_ emoji: String, to messageID: String, in groupID: String) throws(InviteKitError) -> StoredMessage {
