@@ -133,24 +133,134 @@ final class NodeGroupAdminRealRelayTests: XCTestCase {
         let delivered = try await waitFor { try await ada.history(of: group).contains { $0.content == "after the move" } }
         XCTAssertTrue(delivered, "a message sent after the move arrives")
 
-        // Bob disbands: the others are removed, and nothing changes after. (A removed member's
-        // engine does not read the disband Commit's new group data, so it reports the removal,
-        // not `groupDisbanded`: see PROTOCOL §5.16.)
+        // Bob disbands: every member sees it once, the two it removed included (they read the
+        // group data of the Commit that removed them, PROTOCOL §5.16), without removal events,
+        // and nothing changes after.
+        let removalsBefore = await cyLog.events.filter { if case .memberRemoved = $0 { return true } else { return false } }.count
         _ = try await bob.waitForCommit(try await bob.disbandGroup(group), timeout: .seconds(30))
-        let bobDisbanded = try await bob.group(group).isDisbanded
-        XCTAssertTrue(bobDisbanded)
-        let removed = try await waitFor {
-            for n in [ada, cy] { guard try await n.group(group).isRemoved else { return false } }
+        let disbanded = try await waitFor {
+            for n in everyone { guard try await n.group(group).isDisbanded else { return false } }
             return true
         }
-        XCTAssertTrue(removed, "every other member is removed")
+        XCTAssertTrue(disbanded, "every member sees the group disbanded")
+        for n in [ada, cy] { let removed = try await n.group(group).isRemoved; XCTAssertTrue(removed, "the disband took its leaf") }
         let v3 = await bobLog.events.contains { if case .groupDisbanded(group) = $0 { return true } else { return false } }
         XCTAssertTrue(v3)
-        let v3b = await cyLog.events.contains { if case .removedFromGroup(group) = $0 { return true } else { return false } }
-        XCTAssertTrue(v3b)
+        let cyEvents = await cyLog.events
+        XCTAssertEqual(cyEvents.filter { if case .groupDisbanded(group) = $0 { return true } else { return false } }.count, 1)
+        XCTAssertFalse(cyEvents.contains { if case .removedFromGroup(group) = $0 { return true } else { return false } }, "a disband is no removal")
+        XCTAssertEqual(cyEvents.filter { if case .memberRemoved = $0 { return true } else { return false } }.count, removalsBefore)
         await refused(.groupDisbanded, "bob renames the disbanded group") { _ = try await bob.renameGroup(group, to: "again") }
         await refused(.groupDisbanded, "bob updates his keys") { _ = try await bob.selfUpdate(groupID: group) }
-        await refused(.notAMember, "ada renames the group she was removed from") { _ = try await ada.renameGroup(group, to: "again") }
+        await refused(.groupDisbanded, "bob sends") { _ = try await bob.send("anyone?", to: group) }
+        await refused(.groupDisbanded, "ada renames the disbanded group") { _ = try await ada.renameGroup(group, to: "again") }
+        await refused(.groupDisbanded, "ada sends") { _ = try await ada.send("hello?", to: group) }
+        await refused(.groupDisbanded, "cy leaves") { _ = try await cy.leaveGroup(groupID: group) }
+        await refused(.groupDisbanded, "cy sets a retention") { _ = try await cy.setMessageRetention(60, groupID: group) }
+
+        // The mark is the stored group state's: Cy's home, reopened, still says disbanded.
+        for r in runs { r.cancel() }
+        await cy.shutdown()
+        let reopened = try InviteKitNode(home: StoreHome(directory: root.file("cy")),
+                                         configuration: InviteKitNode.Configuration(idleInterval: .milliseconds(100), keyPackageLowWater: 0))
+        let stored = try await reopened.group(group)
+        XCTAssertTrue(stored.isDisbanded)
+        await refused(.groupDisbanded, "cy sends after a restart") { _ = try await reopened.send("still?", to: group) }
+        await reopened.shutdown()
+    }
+
+    /// Writes `node`'s state of `group` as `invitekit mls` keeps it (its `--state` file,
+    /// docs/cli.md §4) to a new file named `name`; returns its path.
+    private func stateFile(of node: InviteKitNode, group: String, named name: String) async throws -> String {
+        let state = root.file("\(name).group")
+        let current = try await node.currentGroup(group)
+        let file = VersionedEnvelope("group state file", version: 2, magic: Array("IKGS".utf8)).write(capacity: 8192) { w in
+            current.serialized().withUnsafeBytes { w.writeOpaque($0) }
+            w.writeOpaque([UInt8]())
+            w.writeOpaque(current.buffer.serialized())
+        }
+        _ = FileManager.default.createFile(atPath: state, contents: Data(file), attributes: [.posixPermissions: 0o600])
+        return state
+    }
+
+    /// `mls <arguments> --state FILE` on `node`'s state of `group`, without the hidden flag that
+    /// forges it: refused with a message naming `reason`, as the node refuses it.
+    private func honestlyRefused(_ cli: CLIProcesses, from node: InviteKitNode, group: String, _ arguments: [String], reason: String) async throws {
+        let state = try await stateFile(of: node, group: group, named: "honest")
+        let (p, out) = try cli.start(["mls"] + arguments + ["--state", state])
+        p.waitUntilExit(); out.waitForEnd()
+        XCTAssertNotEqual(p.terminationStatus, 0, out.text)
+        XCTAssertTrue(out.text.contains(reason), out.text)
+    }
+
+    /// Runs `mls <arguments> --state FILE` on `node`'s state of `group` and returns the kind-445
+    /// event it printed: a Commit the node itself would not build, for the others to refuse.
+    private func forge(_ cli: CLIProcesses, from node: InviteKitNode, named name: String, group: String, _ arguments: [String]) async throws -> NostrEvent {
+        let state = try await stateFile(of: node, group: group, named: name)
+        let (p, out) = try cli.start(["mls"] + arguments + ["--state", state])
+        p.waitUntilExit(); out.waitForEnd()
+        XCTAssertEqual(p.terminationStatus, 0, out.text)
+        let line = try XCTUnwrap(out.text.split(separator: "\n").first.map(String.init))
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let eventJSON = try JSONSerialization.data(withJSONObject: try XCTUnwrap(json["event"]))
+        return try NostrEvent(json: String(decoding: eventJSON, as: UTF8.self))
+    }
+
+    private func publish(_ event: NostrEvent) async {
+        let pool = RelayPool(urls: [relay.url])
+        _ = await pool.publish(event, timeout: .seconds(10))
+        await pool.close()
+    }
+
+    /// `log` holds a `commitRefused` of `commit` in `group` with `code`.
+    private func refusal(of commit: NostrEvent, in group: String, _ code: InviteKitError.Code, in log: EventLog) async -> Bool {
+        await log.events.contains { if case .commitRefused(group, commit.id, let e) = $0 { return e.code == code } else { return false } }
+    }
+
+    /// A Commit to a disbanded group is refused on receipt: the one member left (the disbander)
+    /// refuses even one its own leaf signed, forged with `invitekit mls rename
+    /// --skip-lifecycle-rule` from its own state, and stays disbanded.
+    func testACommitToADisbandedGroupIsRefusedOnReceipt() async throws {
+        let cli = try CLIProcesses()
+        let (ada, bob, cy, group, runs) = try await club(.current)
+        defer { for r in runs { r.cancel() } }
+        _ = (bob, cy)
+        let (adaLog, adaTask) = await log(ada)
+        defer { adaTask.cancel() }
+        _ = try await ada.waitForCommit(try await ada.disbandGroup(group), timeout: .seconds(30))
+
+        try await honestlyRefused(cli, from: ada, group: group, ["rename", "--name", "revived"], reason: "disbanded")
+        let forged = try await forge(cli, from: ada, named: "ada", group: group, ["rename", "--name", "revived", "--skip-lifecycle-rule"])
+        await publish(forged)
+        let refusedByAda = try await waitFor { await self.refusal(of: forged, in: group, .groupDisbanded, in: adaLog) }
+        XCTAssertTrue(refusedByAda, "the disbanded group refuses the Commit")
+        let after = try await ada.group(group)
+        XCTAssertTrue(after.isDisbanded)
+        XCTAssertEqual(after.name, "club")
+    }
+
+    /// A non-admin's retention Commit (component 0x8005) forged with `invitekit mls retention
+    /// --skip-admin-rule` from Cy's state: Ada and Bob refuse it and keep no retention.
+    func testAForgedNonAdminRetentionCommitIsRefusedOnReceipt() async throws {
+        let cli = try CLIProcesses()
+        let (ada, bob, cy, group, runs) = try await club(.current)
+        defer { for r in runs { r.cancel() } }
+        let (adaLog, adaTask) = await log(ada), (bobLog, bobTask) = await log(bob)
+        defer { adaTask.cancel(); bobTask.cancel() }
+        try await honestlyRefused(cli, from: cy, group: group, ["retention", "--seconds", "60"], reason: "admin")
+        let forged = try await forge(cli, from: cy, named: "cy", group: group, ["retention", "--seconds", "60", "--skip-admin-rule"])
+        await publish(forged)
+        let refusedEverywhere = try await waitFor {
+            let a = await self.refusal(of: forged, in: group, .notPermitted, in: adaLog)
+            let b = await self.refusal(of: forged, in: group, .notPermitted, in: bobLog)
+            return a && b
+        }
+        XCTAssertTrue(refusedEverywhere, "Ada and Bob report the forged retention Commit refused")
+        for n in [ada, bob] { let retention = try await n.messageRetention(of: group); XCTAssertNil(retention) }
+        // An admin's retention goes through.
+        _ = try await ada.waitForCommit(try await ada.setMessageRetention(60, groupID: group), timeout: .seconds(30))
+        let set = try await waitFor { try await bob.messageRetention(of: group) == 60 }
+        XCTAssertTrue(set)
     }
 
     /// A non-admin's rename forged with `invitekit mls rename --skip-admin-rule` from Cy's own
@@ -163,39 +273,14 @@ final class NodeGroupAdminRealRelayTests: XCTestCase {
         let (adaLog, adaTask) = await log(ada), (bobLog, bobTask) = await log(bob)
         defer { adaTask.cancel(); bobTask.cancel() }
 
-        // Cy's state as `invitekit mls` keeps it (its `--state` file, docs/cli.md §4).
-        let state = root.file("cy.group")
-        let cyGroup = try await cy.currentGroup(group)
-        let file = VersionedEnvelope("group state file", version: 2, magic: Array("IKGS".utf8)).write(capacity: 8192) { w in
-            cyGroup.serialized().withUnsafeBytes { w.writeOpaque($0) }
-            w.writeOpaque([UInt8]())
-            w.writeOpaque(cyGroup.buffer.serialized())
-        }
-        _ = FileManager.default.createFile(atPath: state, contents: Data(file), attributes: [.posixPermissions: 0o600])
+        try await honestlyRefused(cli, from: cy, group: group, ["rename", "--name", "x"], reason: "admin")
 
-        // Without the flag the tool refuses, as the node does.
-        let (honest, honestOut) = try cli.start(["mls", "rename", "--state", state, "--name", "x"])
-        honest.waitUntilExit(); honestOut.waitForEnd()
-        XCTAssertNotEqual(honest.terminationStatus, 0, honestOut.text)
-        XCTAssertTrue(honestOut.text.contains("admin"), honestOut.text)
-
-        let (p, out) = try cli.start(["mls", "rename", "--state", state, "--name", "pwned", "--skip-admin-rule"])
-        p.waitUntilExit(); out.waitForEnd()
-        XCTAssertEqual(p.terminationStatus, 0, out.text)
-        let line = try XCTUnwrap(out.text.split(separator: "\n").first.map(String.init))
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        let eventJSON = try JSONSerialization.data(withJSONObject: try XCTUnwrap(json["event"]))
-        let forged = try NostrEvent(json: String(decoding: eventJSON, as: UTF8.self))
-
-        let pool = RelayPool(urls: [relay.url])
-        _ = await pool.publish(forged, timeout: .seconds(10))
-        await pool.close()
+        let forged = try await forge(cli, from: cy, named: "cy", group: group, ["rename", "--name", "pwned", "--skip-admin-rule"])
+        await publish(forged)
         let refusedEverywhere = try await waitFor {
-            let a = await adaLog.events, b = await bobLog.events
-            func refusal(_ events: [NodeEvent]) -> Bool {
-                events.contains { if case .commitRefused(group, forged.id, let e) = $0 { return e.code == .notPermitted } else { return false } }
-            }
-            return refusal(a) && refusal(b)
+            let a = await self.refusal(of: forged, in: group, .notPermitted, in: adaLog)
+            let b = await self.refusal(of: forged, in: group, .notPermitted, in: bobLog)
+            return a && b
         }
         XCTAssertTrue(refusedEverywhere, "Ada and Bob report the forged Commit refused")
         for n in [ada, bob] { let name = try await n.group(group).name; XCTAssertEqual(name, "club") }
@@ -206,7 +291,8 @@ final class NodeGroupAdminRealRelayTests: XCTestCase {
     }
 
     /// Read marks, mute and pin are this home's own: they round-trip, survive reopening the home,
-    /// and the unread count follows messages from others.
+    /// and the unread count follows messages from others, not the reactions, edits and deletions
+    /// that annotate them.
     func testReadStateMuteAndPinRoundTripAndPersist() async throws {
         let (ada, bob, cy, group, runs) = try await club(.current)
         _ = cy
@@ -216,6 +302,14 @@ final class NodeGroupAdminRealRelayTests: XCTestCase {
         var state = try await bob.readState(of: group)
         XCTAssertEqual(state.unreadCount, 3)
         XCTAssertFalse(state.muted); XCTAssertFalse(state.pinned)
+        let sent = try await ada.history(of: group)
+        _ = try await ada.react("👍", to: sent[0].eventID, in: group)
+        _ = try await ada.edit(sent[1].eventID, newText: "m1, edited", in: group)
+        _ = try await ada.delete(sent[2].eventID, in: group)
+        let annotated = try await waitFor { try await bob.history(of: group).count == 6 }
+        XCTAssertTrue(annotated, "the reaction, the edit and the deletion arrived")
+        state = try await bob.readState(of: group)
+        XCTAssertEqual(state.unreadCount, 3, "a reaction, an edit or a deletion is no unread message")
         let history = try await bob.history(of: group)
         state = try await bob.markRead(group, upTo: history[1].eventID)
         XCTAssertEqual(state.unreadCount, 1)

@@ -114,9 +114,10 @@ extension InviteKitNode {
     func selfUpdateNow(groupID: String) throws(InviteKitError) -> String {
         let id = try InviteKitError.mapping {
             let row = try groupRow(groupID)
-            if row.removedAt != nil { throw InviteKitError(.notAMember, underlyingCode: "removed") }
+            let group = try currentGroup(row.id)
+            try Self.requireActive(row, group)
             try requireNoCommitInFlight(row.id)
-            let commit = try currentGroup(row.id).selfUpdate(now: currentTime(), rng: randomSource)
+            let commit = try group.selfUpdate(now: currentTime(), rng: randomSource)
             return try submit(.change(groupID: row.id, commit: commit), relays: row.relays)
         }
         wake()

@@ -115,10 +115,17 @@ extension InviteKitNode {
     private func changeableGroup(_ groupID: String) throws -> (row: StoredGroup, group: MarmotMLSGroup) {
         let row = try groupRow(groupID)
         let group = try currentGroup(row.id)
-        if group.groupData.lifecycle == .disbanded { throw InviteKitError(.groupDisbanded, underlyingCode: "group_disbanded") }
-        if row.removedAt != nil || group.isRemoved { throw InviteKitError(.notAMember, underlyingCode: "removed") }
+        try Self.requireActive(row, group)
         guard group.isAdmin else { throw InviteKitError(.notPermitted, underlyingCode: "not_admin") }
         return (row, group)
+    }
+
+    /// Why this node may no longer send anything to a group, the disband first: a member a
+    /// disband removed is told `group_disbanded`, as its disbander is, not `removed`
+    /// (PROTOCOL §5.16).
+    static func requireActive(_ row: StoredGroup, _ group: MarmotMLSGroup) throws {
+        if group.groupData.lifecycle == .disbanded { throw InviteKitError(.groupDisbanded, underlyingCode: "group_disbanded") }
+        if row.removedAt != nil || group.isRemoved { throw InviteKitError(.notAMember, underlyingCode: "removed") }
     }
 
     /// What a change from `old` to `new` group data means for the app, in one list: a disband

@@ -267,9 +267,9 @@ extension InviteKitNode {
     /// a deletion is applied to them in the same transaction.
     func sendMessage(_ template: EventTemplate, relation: MessageRelation?, groupID anyID: String) throws -> StoredMessage {
         let row = try groupRow(anyID)
-        if row.removedAt != nil { throw InviteKitError(.notAMember, underlyingCode: "removed") }
-        if let relation { try checkTargets(of: relation, sender: publicKey.rawRepresentation, groupID: row.id) }
         var group = try currentGroup(row.id)
+        try Self.requireActive(row, group)
+        if let relation { try checkTargets(of: relation, sender: publicKey.rawRepresentation, groupID: row.id) }
         let now = currentTime()
         var template = template
         template.createdAt = now
@@ -310,7 +310,7 @@ extension InviteKitNode {
     private func queueLeave(groupID: String) throws -> String {
         let row = try groupRow(groupID)
         guard var group = registry[row.id]?.group else { throw InviteKitError(.groupNotFound) }
-        if group.groupData.lifecycle == .disbanded { throw InviteKitError(.groupDisbanded, underlyingCode: "group_disbanded") }
+        try Self.requireActive(row, group)
         // PROTOCOL §5.16: the last admin names a successor first; in the current profile any
         // admin gives up admin rights before leaving (admin-policy-v1.md); the invite host stays.
         if group.isAdmin, group.groupData.admins.count == 1 { throw InviteKitError(.lastAdmin, underlyingCode: "last_admin") }

@@ -160,8 +160,8 @@ extension InviteKitNode {
 
     private func retentionChange(_ seconds: UInt64, groupID: String) throws -> (StoredGroup, MarmotMLSGroup, MarmotGroupData) {
         let row = try groupRow(groupID)
-        if row.removedAt != nil { throw InviteKitError(.notAMember, underlyingCode: "removed") }
         let group = try currentGroup(row.id)
+        try Self.requireActive(row, group)
         guard group.profile == .current else { throw InviteKitError(.notPermitted, underlyingCode: "needs_current_profile") }
         guard group.isAdmin else { throw InviteKitError(.notPermitted, underlyingCode: "not_admin") }
         var data = group.groupData

@@ -4,12 +4,14 @@ import InviteKitStore
 /// to the group (PROTOCOL §5.16).
 extension InviteKitNode {
     /// The group's read state: the last message marked read, the unread count (messages from
-    /// others after it), muted, pinned.
+    /// others after it that the timeline shows as rows: reactions, edits and deletions annotate
+    /// their target and are never unread; nor is an expired message), muted, pinned.
     public func readState(of groupID: String) throws(InviteKitError) -> GroupReadState {
         try requireOpen()
         return try InviteKitError.mapping {
             let id = try groupRow(groupID).id
-            return try store.read { tx in try tx.readState.get(groupID: id) }
+            let now = currentTime()
+            return try store.read { tx in try Self.readState(groupID: id, now: now, in: tx) }
         }
     }
 
@@ -27,7 +29,7 @@ extension InviteKitNode {
                     throw InviteKitError(.notFound, underlyingCode: "message_not_found", context: "no message \(eventID) in this group")
                 }
                 if let message { try tx.readState.markRead(message, now: now) }
-                return try tx.readState.get(groupID: id)
+                return try Self.readState(groupID: id, now: now, in: tx)
             }
         }
     }
@@ -51,8 +53,14 @@ extension InviteKitNode {
             let now = currentTime()
             return try store.write { tx in
                 try body(tx, id, now)
-                return try tx.readState.get(groupID: id)
+                return try Self.readState(groupID: id, now: now, in: tx)
             }
         }
+    }
+
+    /// The one read of a group's read state: its unread count counts what ``timeline(of:after:limit:)``
+    /// shows as rows (PROTOCOL §5.15: not the relation kinds that annotate a target).
+    static func readState(groupID: String, now: Int64, in tx: StoreTransaction) throws -> GroupReadState {
+        try tx.readState.get(groupID: groupID, visibleAt: now, excludingKinds: MessageRelation.annotationKinds)
     }
 }

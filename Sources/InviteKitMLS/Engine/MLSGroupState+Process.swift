@@ -129,8 +129,13 @@ extension MLSGroupState {
         let summary = MLSCommitSummary(committer: committer, committerIdentity: committerIdentity, epoch: context.epoch,
                                        added: summaryBase.added, removed: summaryBase.removed, extensionsChanged: summaryBase.extensionsChanged)
         if removedSelf {
-            // The removed member cannot derive the new epoch; it keeps its past epochs only.
+            // The removed member cannot derive the new epoch; it keeps its past epochs only. It
+            // does keep the GroupContext extensions the Commit set, signed by the committer like
+            // the rest of it: they are the group data the Commit that removed it left (a disband
+            // is read as one, PROTOCOL §5.16), though the context's other fields stay at the
+            // epoch it last had.
             retainEpoch()
+            groupContext.extensions = applied.extensions
             proposalCache = []
             isRemoved = true
             return .removed(summary)

@@ -2,7 +2,7 @@ import InviteKitCrypto
 import InviteKitNostr
 
 /// Commits that change the group itself rather than its membership: disbanding, and the forged
-/// group-data commit the `mls` tool makes to test receivers' admin rule.
+/// group-data commit the `mls` tool makes to test receivers' admin and lifecycle rules.
 extension MarmotGroup {
     /// The disband Commit (`app-components/group-lifecycle-v1.md`, "Disband update and Commit
     /// shape"): lifecycle `disbanded`, the admin list replaced by this member alone, and every
@@ -21,11 +21,13 @@ extension MarmotGroup {
         return try commit(removing: others, groupData: data, now: now, rng: rng)
     }
 
-    /// A group-data commit built without this member's admin check: what a non-admin that
-    /// ignores the rule would publish. Only for exercising receivers' refusal (the `mls` tool's
-    /// `--skip-admin-rule`, PROTOCOL §5.16); every receiver refuses it unless this member is an admin.
-    package func commitSkippingAdminRule(groupData newData: MarmotGroupData, now: Int64, rng: RandomSource) throws -> MarmotPendingCommit<Engine> {
+    /// A group-data commit built without the `rules` this member checks before sending: what a
+    /// member that ignores them would publish. Only for exercising receivers' refusal (the `mls`
+    /// tool's `--skip-admin-rule` and `--skip-lifecycle-rule`, PROTOCOL §5.16); every receiver
+    /// refuses it when the skipped rule applies.
+    package func forgedCommit(groupData newData: MarmotGroupData, skipping rules: Set<MarmotSendRule>, now: Int64,
+                              rng: RandomSource) throws -> MarmotPendingCommit<Engine> {
         try commit(adding: [], removing: [], groupData: newData, includeSelfRemoves: false, welcomeTree: .inline, includeUpdatePath: true,
-                   skipAdminRule: true, now: now, rng: rng)
+                   skipping: rules, now: now, rng: rng)
     }
 }

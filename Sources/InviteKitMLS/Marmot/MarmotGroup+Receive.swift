@@ -196,16 +196,18 @@ extension MarmotGroup {
 
     /// `app-components/group-lifecycle-v1.md`: a disbanded group takes no further Commit; the
     /// lifecycle component, once present, stays; and the one transition, `active → disbanded`,
-    /// leaves the committer as the only admin and (as far as this member can see) the only
-    /// member, with nobody added.
-    static func checkLifecycle(_ info: MarmotCommitInfo, from data: MarmotGroupData, to newData: MarmotGroupData, next: Engine) throws {
+    /// leaves the committer as the only admin and the only member, with nobody added (a member
+    /// the Commit removed checks it from the Commit's removals, having no new tree).
+    static func checkLifecycle(_ info: MarmotCommitInfo, from data: MarmotGroupData, to newData: MarmotGroupData, base: Engine, next: Engine) throws {
         if data.lifecycle == .disbanded { throw MLSError(.groupDisbanded, "the group is disbanded: it takes no further commit") }
         if data.lifecycle != nil, newData.lifecycle == nil { throw MLSError(.groupDisbanded, "a commit may not remove the lifecycle component") }
         guard newData.lifecycle == .disbanded else { return }
         guard newData.admins == [info.committer], info.added.isEmpty else {
             throw MLSError(.groupDisbanded, "a disband commit leaves exactly its committer as admin and adds nobody")
         }
-        if !next.isRemoved, next.memberIdentities != [info.committer] {
+        let onlyCommitterLeft = next.isRemoved ? Set(base.memberIdentities).subtracting(info.removed) == [info.committer]
+                                               : next.memberIdentities == [info.committer]
+        if !onlyCommitterLeft {
             throw MLSError(.groupDisbanded, "a disband commit removes every leaf but its committer's")
         }
     }
@@ -216,7 +218,7 @@ extension MarmotGroup {
         guard case let .commit(info) = try next.processMessage(message) else { throw MLSError(.invalidValue, "not a commit") }
         try authorize(info, admins: data.admins)
         let newData = try MarmotGroupData(extensions: next.groupContextExtensions)
-        try checkLifecycle(info, from: data, to: newData, next: next)
+        try checkLifecycle(info, from: data, to: newData, base: base, next: next)
         guard !newData.admins.isEmpty else { throw MLSError(.notAdmin, "a commit may not leave the group without an admin") }
         if newData.profile == .current, !next.isRemoved {
             let members = Set(next.memberIdentities)
@@ -228,6 +230,9 @@ extension MarmotGroup {
     }
 
     mutating func receiveCommit(_ message: [UInt8], header: MarmotMessageHeader, event: NostrEvent, hash: [UInt8], now: Int64) throws -> [MarmotOutcome] {
+        // A disbanded group is terminal (group-lifecycle-v1.md; PROTOCOL §5.16): no Commit is
+        // processed at all, for any epoch, whoever sent it, its disbander's own leaf included.
+        if groupData.lifecycle == .disbanded { throw MLSError(.groupDisbanded, "the group is disbanded: it takes no further commit") }
         if !state.isRemoved, header.epoch == state.epoch {
             let (next, newData, info) = try Self.apply(message, to: state, data: groupData)
             // Linear advancement is a pass with one candidate (convergence.md, "Fork detection").

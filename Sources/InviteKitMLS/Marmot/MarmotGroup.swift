@@ -179,10 +179,12 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
     /// kind-445 event. `welcomeTree` says how the Welcome carries the tree, `includeUpdatePath`
     /// whether an add-only commit carries a path (PROTOCOL §5.11).
     func commit(adding keyPackages: [ValidatedKeyPackage], removing: [[UInt8]], groupData newData: MarmotGroupData?,
-                includeSelfRemoves: Bool, welcomeTree: WelcomeTreePolicy, includeUpdatePath: Bool, skipAdminRule: Bool = false, now: Int64,
+                includeSelfRemoves: Bool, welcomeTree: WelcomeTreePolicy, includeUpdatePath: Bool, skipping: Set<MarmotSendRule> = [], now: Int64,
                 rng: RandomSource) throws -> MarmotPendingCommit<Engine> {
         guard !state.isRemoved else { throw MLSError(.notMember, "removed from the group") }
-        guard groupData.lifecycle != .disbanded else { throw MLSError(.groupDisbanded, "the group is disbanded: it takes no further commit") }
+        guard groupData.lifecycle != .disbanded || skipping.contains(.lifecycle) else {
+            throw MLSError(.groupDisbanded, "the group is disbanded: it takes no further commit")
+        }
         var newData = newData
         if profile == .current {
             for kp in keyPackages where kp.keyPackage.profile != .current {
@@ -209,7 +211,7 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
         let request = MarmotCommitRequest(adds: keyPackages.map(\.keyPackage), removes: removing, groupData: newData,
                                           includeSelfRemoves: includeSelfRemoves, welcomeTree: welcomeTree, includeUpdatePath: includeUpdatePath)
         let selfRemovesOnly = includeSelfRemoves && keyPackages.isEmpty && removing.isEmpty && newData == nil
-        guard isAdmin || skipAdminRule || request.isSelfUpdate || selfRemovesOnly else {
+        guard isAdmin || skipping.contains(.admin) || request.isSelfUpdate || selfRemovesOnly else {
             throw MLSError(.notAdmin, "only admins commit anything but a self-update")
         }
         if let newData { try newData.validate() }

@@ -7,17 +7,20 @@ package struct GroupReadStateTable {
     let db: Database
 
     /// The group's state, with its unread count: messages from others ordered after the last one
-    /// read (`(created_at, seq)`, the history's order).
-    package func get(groupID: String) throws -> GroupReadState {
+    /// read (`(created_at, seq)`, the history's order) that a history read at `now` without
+    /// `excludingKinds` shows, so what is never a row of the conversation is never unread.
+    package func get(groupID: String, visibleAt now: Int64, excludingKinds kinds: [Int]) throws -> GroupReadState {
         let row = try Row.fetchOne(db, sql: "SELECT * FROM group_read_state WHERE group_id = ?", arguments: [groupID])
         let createdAt: Int64? = row?["last_read_created_at"], seq: Int64? = row?["last_read_seq"]
+        let (filter, args) = MessagesTable.visibility(now: now, excludingKinds: kinds)
         let unread: Int
         if let createdAt, let seq {
             unread = try Int.fetchOne(db, sql: """
-                SELECT count(*) FROM messages WHERE group_id = ? AND outgoing = 0 AND (created_at, seq) > (?, ?)
-                """, arguments: [groupID, createdAt, seq]) ?? 0
+                SELECT count(*) FROM messages WHERE group_id = ? AND outgoing = 0 AND (created_at, seq) > (?, ?)\(filter)
+                """, arguments: StatementArguments([groupID, createdAt, seq] + args)) ?? 0
         } else {
-            unread = try Int.fetchOne(db, sql: "SELECT count(*) FROM messages WHERE group_id = ? AND outgoing = 0", arguments: [groupID]) ?? 0
+            unread = try Int.fetchOne(db, sql: "SELECT count(*) FROM messages WHERE group_id = ? AND outgoing = 0\(filter)",
+                                      arguments: StatementArguments([groupID] + args)) ?? 0
         }
         return GroupReadState(groupID: groupID, lastReadEventID: row?["last_read_event_id"], unreadCount: unread,
                               muted: (row?["muted"] as Int64?) == 1, pinnedAt: row?["pinned_at"])

@@ -55,7 +55,9 @@ package struct MessagesTable {
             """, arguments: StatementArguments([groupID, before.createdAt, before.sequence] + args + [limit])).map(Self.decode).reversed()
     }
 
-    private static func visibility(now: Int64?, excludingKinds kinds: [Int]) -> (String, [any DatabaseValueConvertible]) {
+    /// The one filter of what a read shows: rows past their expiry at `now` and rows of `kinds`
+    /// left out (a SQL suffix and its arguments).
+    static func visibility(now: Int64?, excludingKinds kinds: [Int]) -> (String, [any DatabaseValueConvertible]) {
         var sql = "", args: [any DatabaseValueConvertible] = []
         if let now {
             sql += " AND (expires_at IS NULL OR expires_at > ?)"

@@ -8,7 +8,7 @@ import InviteKit
 struct MLSCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mls", abstract: "One member's Marmot group (RFC 9420 MLS over Nostr) kept in a state file (--state FILE); JSON lines out.",
-        subcommands: [Create.self, Add.self, Remove.self, Update.self, Rename.self, Leave.self, Confirm.self, Process.self, Send.self, Simulate.self])
+        subcommands: [Create.self, Add.self, Remove.self, Update.self, Rename.self, Retention.self, Leave.self, Confirm.self, Process.self, Send.self, Simulate.self])
 
     /// `--state FILE`, shared by every command that works on a group.
     struct StateOption: ParsableArguments {
