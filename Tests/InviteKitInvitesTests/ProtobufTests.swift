@@ -17,9 +17,20 @@ final class ProtobufTests: XCTestCase {
             conversationToken: [1, 2, 3], creatorInboxId: Array(repeating: 7, count: 32), tag: "AbCdEfGhIj",
             name: "Book club", description: "", imageURL: "https://example.com/a.png",
             conversationExpiresAtUnix: -5, expiresAtUnix: 1_900_000_000, expiresAfterUse: true, emoji: "📚",
-            relays: ["wss://a.example", "wss://b.example"])
+            relays: ["wss://a.example", "wss://b.example"], mipProfile: true)
         let bytes = p.serializedBytes()
         XCTAssertEqual(try InvitePayload(serializedBytes: bytes), p)
+    }
+
+    /// Field 101 (PROTOCOL §3.2): a bool written only when true, after the relays; a wrong wire
+    /// type is an error like any known field's.
+    func testMIPProfileFieldIsWrittenOnlyWhenTrue() throws {
+        XCTAssertEqual(InvitePayload(mipProfile: false).serializedBytes(), [])
+        XCTAssertEqual(InvitePayload(mipProfile: true).serializedBytes(), [0xA8, 0x06, 0x01])
+        XCTAssertEqual(InvitePayload(relays: ["r"], mipProfile: true).serializedBytes(), [0xA2, 0x06, 0x01, 0x72, 0xA8, 0x06, 0x01])
+        XCTAssertTrue(try InvitePayload(serializedBytes: [0xA8, 0x06, 0x01]).mipProfile)
+        XCTAssertFalse(try InvitePayload(serializedBytes: [0xA8, 0x06, 0x00]).mipProfile)
+        XCTAssertThrowsError(try InvitePayload(serializedBytes: [0xAA, 0x06, 0x00]))
     }
 
     func testOptionalEmptyStringIsPresentAndImplicitDefaultsAreOmitted() throws {

@@ -169,6 +169,59 @@ final class NodeGroupAdminRealRelayTests: XCTestCase {
         await reopened.shutdown()
     }
 
+    /// The MIP profile (`0xf2ee`, MDK 0.8) through invites: the invite says the profile (payload
+    /// field 101, PROTOCOL §3.2), so the joiners send MIP-profile KeyPackages; rename, describe,
+    /// promote, demote and relays reach every member. It has no lifecycle, so no disband.
+    func testMIPProfileGroupDataChangesBetweenHomes() async throws {
+        let (ada, bob, cy, group, runs) = try await club(.mip)
+        defer { for r in runs { r.cancel() } }
+        let (cyLog, cyTask) = await log(cy)
+        defer { cyTask.cancel() }
+        let everyone = [ada, bob, cy]
+        for n in everyone { let profile = try await n.group(group).profile; XCTAssertEqual(profile, .mip) }
+
+        _ = try await ada.waitForCommit(try await ada.renameGroup(group, to: "mip club"), timeout: .seconds(30))
+        _ = try await ada.waitForCommit(try await ada.promoteAdmin(bob.publicKey, in: group), timeout: .seconds(30))
+        let seen = try await waitFor {
+            let c = try await cy.group(group), b = try await bob.group(group)
+            return c.name == "mip club" && b.role == .admin
+        }
+        XCTAssertTrue(seen, "the rename and the promotion reached everyone")
+        _ = try await bob.waitForCommit(try await bob.describeGroup(group, as: "by bob"), timeout: .seconds(30))
+        let described = try await waitFor {
+            let a = try await ada.group(group).description, c = try await cy.group(group).description
+            return a == "by bob" && c == "by bob"
+        }
+        XCTAssertTrue(described, "the new admin's change reached everyone")
+
+        // Relays: the same relay under another URL; messages still flow after the move.
+        let moved = relay.url + "/"
+        _ = try await bob.waitForCommit(try await bob.changeGroupRelays(group, to: [moved]), timeout: .seconds(30))
+        let rerouted = try await waitFor {
+            for n in everyone { guard try await n.group(group).relays == [moved] else { return false } }
+            return true
+        }
+        XCTAssertTrue(rerouted, "every member's row names the new relays")
+        _ = try await cy.send("after the move", to: group)
+        let delivered = try await waitFor { try await ada.history(of: group).contains { $0.content == "after the move" } }
+        XCTAssertTrue(delivered)
+
+        // Bob demotes Ada: Bob is the only admin everywhere, and Ada's admin changes are refused.
+        _ = try await bob.waitForCommit(try await bob.demoteAdmin(ada.publicKey, in: group), timeout: .seconds(30))
+        let handedOver = try await waitFor {
+            try await everyone.asyncMap { try await $0.members(of: group).members.filter(\.isAdmin).map(\.publicKey) }.allSatisfy { $0 == [bob.publicKey] }
+        }
+        XCTAssertTrue(handedOver, "Bob is the only admin everywhere")
+        let v1 = await cyLog.events.contains { if case .adminsChanged(group, [bob.publicKey]) = $0 { return true } else { return false } }
+        XCTAssertTrue(v1)
+        let v2 = await cyLog.events.contains { if case .groupRelaysChanged(group, [moved]) = $0 { return true } else { return false } }
+        XCTAssertTrue(v2)
+        await refused(.notPermitted, "ada, no longer admin, renames") { _ = try await ada.renameGroup(group, to: "ada's") }
+        await refused(.notPermitted, "cy renames") { _ = try await cy.renameGroup(group, to: "cy's") }
+        await refused(.notPermitted, "a MIP group has no lifecycle to disband") { _ = try await bob.disbandGroup(group) }
+        await refused(.lastAdmin, "bob demotes himself") { _ = try await bob.demoteAdmin(bob.publicKey, in: group) }
+    }
+
     /// Writes `node`'s state of `group` as `invitekit mls` keeps it (its `--state` file,
     /// docs/cli.md §4) to a new file named `name`; returns its path.
     private func stateFile(of node: InviteKitNode, group: String, named name: String) async throws -> String {

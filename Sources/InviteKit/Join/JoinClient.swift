@@ -53,6 +53,9 @@ public struct JoinClient: Sendable {
         let relays: [String]
         let tag: String?
         let groupId: String
+        /// The profile of the KeyPackage the group takes (PROTOCOL §3.2, field 101); a Whistle
+        /// code does not say, so its joins make current-profile ones.
+        var profile: MarmotWireProfile = .current
     }
 
     /// Checks an invite locally and, if it holds, prepares the join request. A signed invite's
@@ -76,7 +79,7 @@ public struct JoinClient: Sendable {
         let tag = target.tag ?? ""
         do {
             let relays = target.relays
-            let (kpEvent, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, now: now, rng: rng)
+            let (kpEvent, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: relays, lastResort: false, profile: target.profile, now: now, rng: rng)
             try keyPackages.save(bundle)
             self.bundle = bundle
             let request = WhistleJoinRequest(groupId: target.groupId, pubkey: key.publicKey.hex, keyPackage: kpEvent, name: name, invite: text)
@@ -124,7 +127,8 @@ public struct JoinClient: Sendable {
             let verdict = InviteValidator.validate(invite, context: InviteValidationContext(now: now))
             if let error = verdict.error { throw error }
             guard let inviter = verdict.creator else { throw InviteError(.invalidSignature, "the invite's signer could not be recovered") }
-            return Target(inviter: inviter, relays: invite.payload.relays, tag: invite.payload.tag, groupId: "")
+            return Target(inviter: inviter, relays: invite.payload.relays, tag: invite.payload.tag, groupId: "",
+                          profile: invite.payload.mipProfile ? .mip : .current)
         }
     }
 

@@ -42,6 +42,7 @@ public struct JoinRequestProcessor: Sendable {
             var options = options
             if options.tag == nil { options.tag = group.currentTag }
             if options.relays.isEmpty { options.relays = group.relays }
+            options.mipProfile = group.group.profile == .mip
             return try SignedInvite.create(conversationID: group.conversationID, creator: inviter, options: options, using: rng ?? self.rng)
         }
     }
@@ -96,6 +97,11 @@ public struct JoinRequestProcessor: Sendable {
         let validated: ValidatedKeyPackage
         do { validated = try KeyPackageValidator.validate(request.keyPackage, now: now) } catch {
             return reply(.genericFailure, tag: tag, to: joiner, reason: "key package rejected")
+        }
+        // Before single use is consumed: a KeyPackage of the other profile can never join
+        // (PROTOCOL §5.12.1), and the invite's field 101 told the joiner which one to send.
+        if validated.keyPackage.profile != group.group.profile {
+            return reply(.genericFailure, tag: tag, to: joiner, reason: "key package of the other Marmot profile")
         }
         if group.group.state.memberIdentities.contains(joiner.rawRepresentation) {
             return reply(.genericFailure, tag: tag, to: joiner, reason: "already a member")

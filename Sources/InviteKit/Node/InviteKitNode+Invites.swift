@@ -37,7 +37,7 @@ extension InviteKitNode {
             // A group may have more relays (16, §5.12) than an invite may name; the node reads join
             // requests on all of them, so the first eight reach it.
             let options = InviteOptions(relays: Array(group.relays.prefix(InvitePayload.maxRelays)), name: group.name, expiresAtUnix: expiresIn.map { now + $0 },
-                                        singleUse: singleUse, tag: group.currentTag)
+                                        singleUse: singleUse, tag: group.currentTag, mipProfile: group.group.profile == .mip)
             let signed = try SignedInvite.create(conversationID: id, creator: signingKey, options: options, using: randomSource)
             invite = StoredInvite(id: Hex.encode(SHA256.hash(signed.payloadBytes)), tag: group.currentTag, groupID: id, format: .signed,
                                   url: try signed.url(), singleUse: singleUse, expiresAt: expiresIn.map { now + $0 }, createdAt: now)

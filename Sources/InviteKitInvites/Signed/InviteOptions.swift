@@ -21,12 +21,15 @@ public struct InviteOptions: Sendable, Hashable {
     /// `JoinRequestProcessor`) refuses such an invite as revoked. `JoinRequestProcessor.invite(for:)`
     /// fills in the hosted group's current tag instead.
     public var tag: String?
+    /// The group speaks the MIP profile (payload field 101): joiners send a MIP-profile KeyPackage.
+    /// `JoinRequestProcessor.invite(for:)` and the node set it from the hosted group.
+    public var mipProfile: Bool
 
     /// Options; all optional, not single use by default.
     public init(
         relays: [String] = [], name: String? = nil, description: String? = nil, imageURL: String? = nil,
         emoji: String? = nil, expiresAtUnix: Int64? = nil, conversationExpiresAtUnix: Int64? = nil,
-        singleUse: Bool = false, tag: String? = nil
+        singleUse: Bool = false, tag: String? = nil, mipProfile: Bool = false
     ) {
         self.relays = relays
         self.name = name
@@ -37,5 +40,6 @@ public struct InviteOptions: Sendable, Hashable {
         self.conversationExpiresAtUnix = conversationExpiresAtUnix
         self.singleUse = singleUse
         self.tag = tag
+        self.mipProfile = mipProfile
     }
 }

@@ -11,10 +11,11 @@ extension InvitePayload {
         static let expiresAfterUse: UInt32 = 9
         static let emoji: UInt32 = 10
         static let relays: UInt32 = 100
+        static let mipProfile: UInt32 = 101
     }
 
     /// Proto3 encoding in field-number order, unknown fields last (as swift-protobuf writes
-    /// them). Implicit-presence fields (1, 2, 3, 9) are omitted at their default; `optional`
+    /// them). Implicit-presence fields (1, 2, 3, 9, 101) are omitted at their default; `optional`
     /// fields are written whenever set, even when empty or zero.
     public func serializedBytes() -> [UInt8] {
         var w = ProtoWriter(capacity: 96 + conversationToken.count + relays.reduce(0) { $0 + $1.utf8.count + 3 })
@@ -29,6 +30,7 @@ extension InvitePayload {
         if expiresAfterUse { w.writeBool(Field.expiresAfterUse, true) }
         if let emoji { w.writeString(Field.emoji, emoji) }
         for relay in relays { w.writeString(Field.relays, relay) }
+        if mipProfile { w.writeBool(Field.mipProfile, true) }
         for raw in unknownFields { w.writeRaw(raw) }
         return w.bytes
     }
@@ -69,6 +71,8 @@ extension InvitePayload {
                 try expect(.lengthDelimited); emoji = try r.readString()
             case Field.relays:
                 try expect(.lengthDelimited); relays.append(try r.readString())
+            case Field.mipProfile:
+                try expect(.varint); mipProfile = try r.readVarint() != 0
             default:
                 try r.skip(wt)
                 unknownFields.append(r.rawField(from: start))

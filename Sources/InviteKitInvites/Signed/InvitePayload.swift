@@ -2,7 +2,8 @@
 ///
 /// Fields 1–10 are Convos's, with Convos's numbers and types. InviteKit adds field 100
 /// (`relays`, repeated string): a Nostr joiner must know where to send its join request,
-/// and Convos has no such field because XMTP has one network. Numbers ≥ 100 leave Convos room
+/// and Convos has no such field because XMTP has one network; and field 101 (`mip_profile`,
+/// bool): which kind of KeyPackage the group takes. Numbers ≥ 100 leave Convos room
 /// to grow. Unknown fields are kept, in order, in ``unknownFields`` so that re-encoding a
 /// parsed payload is lossless; the signature always covers the bytes as received anyway.
 public struct InvitePayload: Hashable, Sendable {
@@ -29,6 +30,11 @@ public struct InvitePayload: Hashable, Sendable {
     /// 100 `repeated string` (InviteKit): relays where the creator reads join requests; at most
     /// ``maxRelays``.
     public var relays: [String]
+    /// 101 `bool` (InviteKit): the group speaks the MIP profile (group data in extension 0xf2ee,
+    /// MDK 0.8; PROTOCOL §3.2, §5.12.1), so the joiner sends a KeyPackage of that profile; absent
+    /// (false) for today's Marmot profile. A joiner cannot learn it any other way before it
+    /// sends its KeyPackage, and a group admits only KeyPackages of its own profile.
+    public var mipProfile: Bool
     /// Fields this version does not know, each as its complete encoding (key and value).
     public var unknownFields: [[UInt8]]
 
@@ -44,7 +50,7 @@ public struct InvitePayload: Hashable, Sendable {
         name: String? = nil, description: String? = nil, imageURL: String? = nil,
         conversationExpiresAtUnix: Int64? = nil, expiresAtUnix: Int64? = nil,
         expiresAfterUse: Bool = false, emoji: String? = nil, relays: [String] = [],
-        unknownFields: [[UInt8]] = []
+        mipProfile: Bool = false, unknownFields: [[UInt8]] = []
     ) {
         self.conversationToken = conversationToken
         self.creatorInboxId = creatorInboxId
@@ -57,6 +63,7 @@ public struct InvitePayload: Hashable, Sendable {
         self.expiresAfterUse = expiresAfterUse
         self.emoji = emoji
         self.relays = relays
+        self.mipProfile = mipProfile
         self.unknownFields = unknownFields
     }
 }

@@ -35,7 +35,8 @@ extension SignedInvite {
             conversationToken: token, creatorInboxId: creator.publicKey.rawRepresentation, tag: tag,
             name: options.name, description: options.description, imageURL: options.imageURL,
             conversationExpiresAtUnix: options.conversationExpiresAtUnix, expiresAtUnix: options.expiresAtUnix,
-            expiresAfterUse: options.singleUse, emoji: options.emoji, relays: options.relays)
+            expiresAfterUse: options.singleUse, emoji: options.emoji, relays: options.relays,
+            mipProfile: options.mipProfile)
         let invite = try sign(payload, with: creator)
         try invite.checkReadable()
         return invite
