@@ -70,6 +70,15 @@ final class MDKPeer: InteropMember {
 
     func selfUpdate(group: String) throws -> InteropChange { try change(call("self_update", ["group": try mls(group)]), group: group) }
 
+    /// MDK 0.8's `update_group_data`: one Commit replacing the named fields of the group data
+    /// (0xf2ee); a field left `nil` stays as it is.
+    func updateGroupData(group: String, name: String? = nil, admins: [String]? = nil) throws -> InteropChange {
+        var arguments: [String: Any] = ["group": try mls(group)]
+        if let name { arguments["name"] = name }
+        if let admins { arguments["admins"] = admins }
+        return try change(call("update_group_data", arguments), group: group)
+    }
+
     /// MDK's leave: a remove proposal for self, which an admin then commits.
     func leave(group: String) throws -> NostrEvent {
         try NostrEvent(jsonObject: call("leave_group", ["group": try mls(group)])["commit"])

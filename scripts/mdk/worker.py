@@ -26,6 +26,8 @@ as JSON objects (not strings). Commands (see COMMANDS at the bottom):
                                                 -> {"commit", "welcome_rumors"}
   remove_members {peer, group, members, merge?} -> {"commit", "welcome_rumors"}
   self_update {peer, group, merge?}             -> {"commit", ...}
+  update_group_data {peer, group, name?, description?, relays?, admins?, merge?}
+                                                -> {"commit", ...}  (MDK's group-data Commit; absent = unchanged)
   leave_group {peer, group}                     -> {"commit", ...}   (a proposal; not merged)
   merge_pending_commit {peer, group}            -> {"group"}
   clear_pending_commit {peer, group}            -> {}
@@ -198,6 +200,17 @@ class Worker:
     def cmd_self_update(self, req):
         p = self.peer(req)
         return self.update_result(p, req, p.mdk.self_update(self.arg(req, "group", str)))
+
+    def cmd_update_group_data(self, req):
+        p = self.peer(req)
+        update = mdk.GroupDataUpdate(
+            name=self.arg(req, "name", str, required=False),
+            description=self.arg(req, "description", str, required=False),
+            image_hash=None, image_key=None, image_nonce=None,
+            relays=self.arg(req, "relays", list, required=False),
+            admins=self.arg(req, "admins", list, required=False),
+        )
+        return self.update_result(p, req, p.mdk.update_group_data(self.arg(req, "group", str), update))
 
     def cmd_leave_group(self, req):
         p = self.peer(req)
