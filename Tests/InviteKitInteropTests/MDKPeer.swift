@@ -1,5 +1,5 @@
 import Foundation
-import InviteKitNostr
+import InviteKit
 
 /// One MDK identity inside an ``MDKWorker``: its own Nostr keys and MDK database.
 final class MDKPeer: InteropMember {
@@ -101,6 +101,18 @@ final class MDKPeer: InteropMember {
 
     func send(_ content: String, group: String) throws -> NostrEvent {
         try NostrEvent(jsonObject: call("create_message", ["group": try mls(group), "content": content, "kind": 9])["event"])
+    }
+
+    /// Processes every kind-445 event of the group on `pool` not in `seen`, in MIP-03 order, as an
+    /// MDK app reading its relays does; adds them to `seen`.
+    func readGroupEvents(from pool: RelayPool, group nostrGroupID: String, seen: inout Set<String>) async throws -> [InteropOutcome] {
+        let events = await pool.fetch([NostrFilter(kinds: [445]).tag("h", [nostrGroupID])], timeout: .seconds(5)).events
+        var outcomes: [InteropOutcome] = []
+        for e in events.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) where !seen.contains(e.id) {
+            seen.insert(e.id)
+            outcomes.append(try process(e))
+        }
+        return outcomes
     }
 
     func process(_ event: NostrEvent) throws -> InteropOutcome {

@@ -26,17 +26,6 @@ final class MDKRelayNodeTests: XCTestCase {
         (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
     }
 
-    /// MDK processes every kind-445 event of the group it has not seen, in MIP-03 order.
-    private func mdkReads(_ mdk: MDKPeer, _ pool: RelayPool, _ nostrGroupID: String, seen: inout Set<String>) async throws -> [InteropOutcome] {
-        let events = await pool.fetch([NostrFilter(kinds: [445]).tag("h", [nostrGroupID])], timeout: .seconds(5)).events
-        var outcomes: [InteropOutcome] = []
-        for e in events.sorted(by: { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }) where !seen.contains(e.id) {
-            seen.insert(e.id)
-            outcomes.append(try mdk.process(e))
-        }
-        return outcomes
-    }
-
     func testAnMDKMemberJoinsTalksUpdatesAndIsRemovedOverTheRelay() async throws {
         let ada = world.home("ada")
         XCTAssertEqual(try world.cli.run(["init", "--home", ada, "--relay", world.relay.url]).status, 0)
@@ -64,7 +53,7 @@ final class MDKRelayNodeTests: XCTestCase {
         // ada → MDK.
         let sent = try world.cli.run(["group", "send", "--home", ada, "--group", group, "hello mdk"])
         XCTAssertEqual(sent.status, 0, sent.output)
-        let read = try await mdkReads(mdk, pool, nostrGroupID, seen: &seen)
+        let read = try await mdk.readGroupEvents(from: pool, group: nostrGroupID, seen: &seen)
         XCTAssertTrue(read.contains(.message(sender: json(try world.cli.run(["id", "--home", ada, "--json"]).output)["npub"].flatMap { npub in
             (try? NostrKeys.parsePublicKey(npub as? String ?? ""))?.hex } ?? "", content: "hello mdk")), "\(read)")
 
@@ -96,7 +85,7 @@ final class MDKRelayNodeTests: XCTestCase {
         let removed = try world.cli.run(["group", "remove", "--home", ada, "--group", group, "--member", mdk.pubkey])
         XCTAssertEqual(removed.status, 0, removed.output)
         XCTAssertTrue(removed.output.contains("confirmed; epoch 3"), removed.output)
-        let last = try await mdkReads(mdk, pool, nostrGroupID, seen: &seen)
+        let last = try await mdk.readGroupEvents(from: pool, group: nostrGroupID, seen: &seen)
         XCTAssertEqual(last, [.commit], "MDK applies its removal")
         XCTAssertFalse(try mdk.members(group: nostrGroupID).contains(mdk.pubkey))
         XCTAssertFalse(serveOut.text.contains("relay error"), serveOut.text)

@@ -292,23 +292,31 @@ final class NodeGroupAdminRealRelayTests: XCTestCase {
         XCTAssertEqual(after.name, "club")
     }
 
-    /// A non-admin's retention Commit (component 0x8005) forged with `invitekit mls retention
-    /// --skip-admin-rule` from Cy's state: Ada and Bob refuse it and keep no retention.
-    func testAForgedNonAdminRetentionCommitIsRefusedOnReceipt() async throws {
+    /// Cy, no admin, runs `mls <arguments>` on her state: refused without `--skip-admin-rule`;
+    /// with it, the forged Commit goes to the relay and Ada and Bob both report it refused with
+    /// `not_permitted`. Returns the club, still running.
+    private func nonAdminForgeryIsRefused(_ arguments: [String]) async throws -> (InviteKitNode, InviteKitNode, String, [Task<Void, any Error>]) {
         let cli = try CLIProcesses()
         let (ada, bob, cy, group, runs) = try await club(.current)
-        defer { for r in runs { r.cancel() } }
         let (adaLog, adaTask) = await log(ada), (bobLog, bobTask) = await log(bob)
         defer { adaTask.cancel(); bobTask.cancel() }
-        try await honestlyRefused(cli, from: cy, group: group, ["retention", "--seconds", "60"], reason: "admin")
-        let forged = try await forge(cli, from: cy, named: "cy", group: group, ["retention", "--seconds", "60", "--skip-admin-rule"])
+        try await honestlyRefused(cli, from: cy, group: group, arguments, reason: "admin")
+        let forged = try await forge(cli, from: cy, named: "cy", group: group, arguments + ["--skip-admin-rule"])
         await publish(forged)
         let refusedEverywhere = try await waitFor {
             let a = await self.refusal(of: forged, in: group, .notPermitted, in: adaLog)
             let b = await self.refusal(of: forged, in: group, .notPermitted, in: bobLog)
             return a && b
         }
-        XCTAssertTrue(refusedEverywhere, "Ada and Bob report the forged retention Commit refused")
+        XCTAssertTrue(refusedEverywhere, "Ada and Bob report the forged Commit refused")
+        return (ada, bob, group, runs)
+    }
+
+    /// A non-admin's retention Commit (component 0x8005) forged with `invitekit mls retention
+    /// --skip-admin-rule` from Cy's state: Ada and Bob refuse it and keep no retention.
+    func testAForgedNonAdminRetentionCommitIsRefusedOnReceipt() async throws {
+        let (ada, bob, group, runs) = try await nonAdminForgeryIsRefused(["retention", "--seconds", "60"])
+        defer { for r in runs { r.cancel() } }
         for n in [ada, bob] { let retention = try await n.messageRetention(of: group); XCTAssertNil(retention) }
         // An admin's retention goes through.
         _ = try await ada.waitForCommit(try await ada.setMessageRetention(60, groupID: group), timeout: .seconds(30))
@@ -320,22 +328,8 @@ final class NodeGroupAdminRealRelayTests: XCTestCase {
     /// group state, published to the group's relay: Ada and Bob refuse it with a typed event and
     /// keep the name.
     func testAForgedNonAdminCommitIsRefusedOnReceipt() async throws {
-        let cli = try CLIProcesses()
-        let (ada, bob, cy, group, runs) = try await club(.current)
+        let (ada, bob, group, runs) = try await nonAdminForgeryIsRefused(["rename", "--name", "pwned"])
         defer { for r in runs { r.cancel() } }
-        let (adaLog, adaTask) = await log(ada), (bobLog, bobTask) = await log(bob)
-        defer { adaTask.cancel(); bobTask.cancel() }
-
-        try await honestlyRefused(cli, from: cy, group: group, ["rename", "--name", "x"], reason: "admin")
-
-        let forged = try await forge(cli, from: cy, named: "cy", group: group, ["rename", "--name", "pwned", "--skip-admin-rule"])
-        await publish(forged)
-        let refusedEverywhere = try await waitFor {
-            let a = await self.refusal(of: forged, in: group, .notPermitted, in: adaLog)
-            let b = await self.refusal(of: forged, in: group, .notPermitted, in: bobLog)
-            return a && b
-        }
-        XCTAssertTrue(refusedEverywhere, "Ada and Bob report the forged Commit refused")
         for n in [ada, bob] { let name = try await n.group(group).name; XCTAssertEqual(name, "club") }
         // The group goes on: Ada's next change is built on the epoch the forgery did not move.
         _ = try await ada.waitForCommit(try await ada.renameGroup(group, to: "still ours"), timeout: .seconds(30))

@@ -149,6 +149,7 @@ struct InviteCommand: ParsableCommand {
                     out.add("conversationExpiresAt", json: p.conversationExpiresAtUnix.map { .number(String($0)) } ?? .null)
                     out.add("singleUse", p.expiresAfterUse)
                     out.add("relays", json: .array(p.relays.map { .string($0) }))
+                    out.add("mipProfile", p.mipProfile)
                     out.add("creatorInboxId", Hex.encode(p.creatorInboxId))
                     out.add("conversationToken", Hex.encode(p.conversationToken))
                     out.add("unknownFields", p.unknownFields.count)
