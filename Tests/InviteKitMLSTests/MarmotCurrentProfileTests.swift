@@ -308,6 +308,30 @@ final class MarmotCurrentProfileTests: XCTestCase {
         guard case .removed? = b.receive(event: remove.event, now: now).first else { return XCTFail("removed") }
     }
 
+    /// A member a disband removes reads the disband (PROTOCOL §5.16): its state keeps the
+    /// removing Commit's group data, `disbanded` also after a round trip, and a disbanded group
+    /// processes no Commit, not even one its own disbander's leaf signed.
+    func testAMemberADisbandRemovesSeesTheGroupDisbanded() throws {
+        let alice = Member(), bob = Member(), carol = Member()
+        var a = try creator(alice)
+        let (groups, _, _) = try add([bob, carol], to: &a, adminKey: alice)
+        var b = groups[0]
+        let disband = try a.disbandCommit(now: now, rng: SeededRandom(seed: 9))
+        _ = try a.confirmPublished(disband, acknowledgedBy: relays, now: now)
+        XCTAssertEqual(a.groupData.lifecycle, .disbanded)
+        guard case .removed? = b.receive(event: disband.event, now: now).first else { return XCTFail("bob is removed") }
+        XCTAssertTrue(b.state.isRemoved)
+        XCTAssertEqual(b.groupData.lifecycle, .disbanded)
+        XCTAssertEqual(b.groupData.admins, [alice.id])
+        XCTAssertEqual(try G(serialized: b.serialized()).groupData.lifecycle, .disbanded)
+        // Alice's own next Commit, built past her send-side rule: refused by her own group.
+        var renamed = a.groupData
+        renamed.name = "revived"
+        XCTAssertEqual(code { try a.commit(groupData: renamed, now: self.now) }, .groupDisbanded)
+        let forged = try a.forgedCommit(groupData: renamed, skipping: [.lifecycle], now: now, rng: SeededRandom(seed: 10))
+        XCTAssertEqual(rejected(a.receive(event: forged.event, now: now)), .groupDisbanded)
+    }
+
     func testRetentionPutsAnExpirationOnMessagesOnly() throws {
         let alice = Member(), bob = Member()
         var a = try creator(alice, retention: 3600)
