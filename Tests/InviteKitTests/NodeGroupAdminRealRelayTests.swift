@@ -63,6 +63,34 @@ final class NodeGroupAdminRealRelayTests: XCTestCase {
         }
     }
 
+    /// `admin` moves the group (`nodes` = Ada, Bob, Cy) to the same relay under another URL: every
+    /// member's row names it, `log` has the event, and a message Cy sends after the move reaches Ada.
+    private func moveRelays(by admin: InviteKitNode, of nodes: [InviteKitNode], group: String, log: EventLog) async throws {
+        let moved = relay.url + "/"
+        _ = try await admin.waitForCommit(try await admin.changeGroupRelays(group, to: [moved]), timeout: .seconds(30))
+        let rerouted = try await waitFor {
+            for n in nodes { guard try await n.group(group).relays == [moved] else { return false } }
+            return true
+        }
+        XCTAssertTrue(rerouted, "every member's row names the new relays")
+        let announced = await log.events.contains { if case .groupRelaysChanged(group, [moved]) = $0 { return true } else { return false } }
+        XCTAssertTrue(announced)
+        _ = try await nodes[2].send("after the move", to: group)
+        let delivered = try await waitFor { try await nodes[0].history(of: group).contains { $0.content == "after the move" } }
+        XCTAssertTrue(delivered, "a message sent after the move arrives")
+    }
+
+    /// Every node lists `admin` as the group's only admin, and `log` has the event saying so.
+    private func soleAdmin(_ admin: InviteKitNode, of nodes: [InviteKitNode], group: String, log: EventLog) async throws {
+        let key = admin.publicKey
+        let handedOver = try await waitFor {
+            try await nodes.asyncMap { try await $0.members(of: group).members.filter(\.isAdmin).map(\.publicKey) }.allSatisfy { $0 == [key] }
+        }
+        XCTAssertTrue(handedOver, "one admin everywhere")
+        let announced = await log.events.contains { if case .adminsChanged(group, [key]) = $0 { return true } else { return false } }
+        XCTAssertTrue(announced)
+    }
+
     /// A group with Ada (its creator and admin), Bob and Cy, every node running.
     private func club(_ profile: MarmotWireProfile) async throws -> (InviteKitNode, InviteKitNode, InviteKitNode, String, [Task<Void, any Error>]) {
         let ada = try node("ada", seed: 1), bob = try node("bob", seed: 2), cy = try node("cy", seed: 3)
@@ -107,31 +135,13 @@ final class NodeGroupAdminRealRelayTests: XCTestCase {
         let promoted = try await waitFor { try await bob.group(group).role == .admin }
         XCTAssertTrue(promoted)
         _ = try await ada.waitForCommit(try await ada.demoteAdmin(ada.publicKey, in: group), timeout: .seconds(30))
-        let handedOver = try await waitFor {
-            try await everyone.asyncMap { try await $0.members(of: group).members.filter(\.isAdmin).map(\.publicKey) }.allSatisfy { $0 == [bob.publicKey] }
-        }
-        XCTAssertTrue(handedOver, "Bob is the only admin everywhere")
-        let v1 = await cyLog.events.contains { if case .adminsChanged(group, [bob.publicKey]) = $0 { return true } else { return false } }
-        XCTAssertTrue(v1)
+        try await soleAdmin(bob, of: everyone, group: group, log: cyLog)
         await refused(.notPermitted, "ada, no longer admin, renames") { _ = try await ada.renameGroup(group, to: "ada's") }
         _ = try await bob.waitForCommit(try await bob.renameGroup(group, to: "bob's club"), timeout: .seconds(30))
         let bobRenamed = try await waitFor { try await ada.group(group).name == "bob's club" }
         XCTAssertTrue(bobRenamed)
 
-        // New relays: the same relay under another URL. Every member routes by them, and
-        // messages still flow.
-        let moved = relay.url + "/"
-        _ = try await bob.waitForCommit(try await bob.changeGroupRelays(group, to: [moved]), timeout: .seconds(30))
-        let rerouted = try await waitFor {
-            for n in everyone { guard try await n.group(group).relays == [moved] else { return false } }
-            return true
-        }
-        XCTAssertTrue(rerouted, "every member's row names the new relays")
-        let v2 = await cyLog.events.contains { if case .groupRelaysChanged(group, [moved]) = $0 { return true } else { return false } }
-        XCTAssertTrue(v2)
-        _ = try await cy.send("after the move", to: group)
-        let delivered = try await waitFor { try await ada.history(of: group).contains { $0.content == "after the move" } }
-        XCTAssertTrue(delivered, "a message sent after the move arrives")
+        try await moveRelays(by: bob, of: [ada, bob, cy], group: group, log: cyLog)
 
         // Bob disbands: every member sees it once, the two it removed included (they read the
         // group data of the Commit that removed them, PROTOCOL §5.16), without removal events,
@@ -194,28 +204,11 @@ final class NodeGroupAdminRealRelayTests: XCTestCase {
         }
         XCTAssertTrue(described, "the new admin's change reached everyone")
 
-        // Relays: the same relay under another URL; messages still flow after the move.
-        let moved = relay.url + "/"
-        _ = try await bob.waitForCommit(try await bob.changeGroupRelays(group, to: [moved]), timeout: .seconds(30))
-        let rerouted = try await waitFor {
-            for n in everyone { guard try await n.group(group).relays == [moved] else { return false } }
-            return true
-        }
-        XCTAssertTrue(rerouted, "every member's row names the new relays")
-        _ = try await cy.send("after the move", to: group)
-        let delivered = try await waitFor { try await ada.history(of: group).contains { $0.content == "after the move" } }
-        XCTAssertTrue(delivered)
+        try await moveRelays(by: bob, of: everyone, group: group, log: cyLog)
 
         // Bob demotes Ada: Bob is the only admin everywhere, and Ada's admin changes are refused.
         _ = try await bob.waitForCommit(try await bob.demoteAdmin(ada.publicKey, in: group), timeout: .seconds(30))
-        let handedOver = try await waitFor {
-            try await everyone.asyncMap { try await $0.members(of: group).members.filter(\.isAdmin).map(\.publicKey) }.allSatisfy { $0 == [bob.publicKey] }
-        }
-        XCTAssertTrue(handedOver, "Bob is the only admin everywhere")
-        let v1 = await cyLog.events.contains { if case .adminsChanged(group, [bob.publicKey]) = $0 { return true } else { return false } }
-        XCTAssertTrue(v1)
-        let v2 = await cyLog.events.contains { if case .groupRelaysChanged(group, [moved]) = $0 { return true } else { return false } }
-        XCTAssertTrue(v2)
+        try await soleAdmin(bob, of: everyone, group: group, log: cyLog)
         await refused(.notPermitted, "ada, no longer admin, renames") { _ = try await ada.renameGroup(group, to: "ada's") }
         await refused(.notPermitted, "cy renames") { _ = try await cy.renameGroup(group, to: "cy's") }
         await refused(.notPermitted, "a MIP group has no lifecycle to disband") { _ = try await bob.disbandGroup(group) }
