@@ -41,6 +41,26 @@ final class JoinAPITests: XCTestCase {
         }
     }
 
+    /// The invite names the group's profile (PROTOCOL §3.2, field 101) and the joiner sends a
+    /// KeyPackage of it. A KeyPackage of the other profile (here: a single-use invite that wrongly
+    /// says MIP for a current-profile group) is refused with `generic_failure` before the invite is
+    /// consumed (§8.3 rule 13), so it can still be used.
+    func testTheInviteNamesTheProfileAndAKeyPackageOfTheOtherIsRefusedBeforeConsuming() async throws {
+        let w = try await JoinWorld(seed: 43)
+        XCTAssertFalse(try w.processor.invite(for: w.hosted.nostrGroupID).payload.mipProfile, "a current-profile group's invite")
+        let options = InviteOptions(relays: w.pool.urls, expiresAtUnix: w.now + 3600, singleUse: true, tag: w.hosted.currentTag, mipProfile: true)
+        let invite = try SignedInvite.create(conversationID: w.hosted.conversationID, creator: w.ada.key, options: options, using: w.rng)
+        var client = JoinClient(key: w.dee.key, keyPackages: w.dee.keyPackages, rng: w.rng)
+        let requested = try await w.deeRequests(try invite.url(), client: &client)
+        let out = try XCTUnwrap(requested)
+        XCTAssertEqual(try KeyPackageValidator.validate(out.keyPackageEvent, now: w.now).keyPackage.profile, .mip)
+        let decisions = try await w.adaProcesses()
+        guard case .rejected(_, let error)? = decisions.first else { return XCTFail("\(decisions)") }
+        XCTAssertEqual(error.errorType, .genericFailure)
+        XCTAssertEqual(error.reason, "key package of the other Marmot profile")
+        XCTAssertFalse(try w.consumed.isConsumed(InviteValidator.consumedKey(creator: w.ada.key.publicKey, invite: invite)))
+    }
+
     /// `start` throws the typed error it also records in the state.
     func testStartThrowsATypedError() throws {
         var client = JoinClient(key: Secp256k1.PrivateKey(), keyPackages: MemoryKeyPackageStore())

@@ -55,7 +55,9 @@ public enum NodeEvent: Sendable {
     /// publishes to and reads from `relays` (PROTOCOL §5.16).
     case groupRelaysChanged(groupID: String, relays: [String])
     /// A Commit (own or received) disbanded the group (component `0x800c`, PROTOCOL §5.16): it
-    /// takes no further change, and no removal events are reported for that Commit.
+    /// takes no further change or message (`group_disbanded`), and no removal events are
+    /// reported for that Commit. The members it removed see this too, not
+    /// ``removedFromGroup(groupID:)``.
     case groupDisbanded(groupID: String)
     /// A received Commit (or an admin's leave request) was refused: a non-admin changed
     /// admin-only state, an admin asked to leave, or the group is disbanded (PROTOCOL §5.16).
