@@ -82,6 +82,29 @@ final class MarmotConvergenceTests: XCTestCase {
         XCTAssertEqual(Set([first, second, g[low], g[high]].map { exporter($0) }).count, 1, "one epoch secret")
     }
 
+    /// A pass's frozen batch is handed over winner first (PROTOCOL §5.13, "Passes"): the member
+    /// then applies the selected commit and finds the other superseded, never applying a commit
+    /// and rolling it back, and ends on the state either arrival order gives.
+    func testAFrozenBatchIsResolvedWinnerFirst() throws {
+        let ms = members(3)
+        var g = try group(ms, admins: [1])
+        let (low, high, lowCommit, highCommit) = try renames(ms, g, lowAt: now + 100, highAt: now + 1)
+        _ = try g[low].confirmPublished(lowCommit, acknowledgedBy: relays, now: now + 100)
+        _ = try g[high].confirmPublished(highCommit, acknowledgedBy: relays, now: now + 1)
+        let member = g[2]
+        let order = member.resolutionOrder(of: [highCommit.event, lowCommit.event], now: now + 200)
+        XCTAssertEqual(order.map(\.id), [lowCommit.event.id, highCommit.event.id], "the committer rule's winner comes first")
+        XCTAssertEqual(member.epoch, g[low].epoch - 1, "the order is found on a copy: the member itself is unchanged")
+        var ordered = member, arrival = member
+        let outcomes = order.flatMap { ordered.receive(event: $0, now: now + 200) }.map(kind)
+        XCTAssertEqual(outcomes, ["commitApplied", "superseded"])
+        let arrivalOutcomes = [highCommit.event, lowCommit.event].flatMap { arrival.receive(event: $0, now: now + 200) }.map(kind)
+        XCTAssertEqual(arrivalOutcomes, ["commitApplied", "rolledBack"], "in arrival order the loser would have been shown first")
+        XCTAssertEqual(ordered.groupData.name, "low")
+        XCTAssertEqual(exporter(ordered), exporter(arrival))
+        XCTAssertEqual(member.resolutionOrder(of: [highCommit.event], now: now).map(\.id), [highCommit.event.id])
+    }
+
     /// The higher key's branch wins when two members wrote on it: witness quorum adds a commit of
     /// depth, more than the committer rule can take back.
     func testWitnessQuorumBeatsTheCommitterRule() throws {

@@ -7,9 +7,11 @@ import InviteKitStore
 /// Own Commits: built, stored as waiting and queued in one transaction; applied only once a
 /// relay acknowledged them (MIP-03), in the transaction that records that `OK`.
 extension InviteKitNode {
-    /// Groups with an own Commit in flight. A second Commit on the same epoch would let other
-    /// members follow a branch the node abandons, so each group has at most one.
-    var busyGroups: Set<String> { Set(pendingCommits.values.map(\.groupID)) }
+    /// Groups with an own Commit in flight, or a convergence pass collecting (PROTOCOL §5.13,
+    /// "Passes"). A second Commit on the same epoch would let other members follow a branch the
+    /// node abandons, so each group has at most one; and none is built on a state a pass is
+    /// about to change.
+    var busyGroups: Set<String> { Set(pendingCommits.values.map(\.groupID)).union(collectingGroups) }
 
     /// The group's current engine state, hosted or joined.
     func currentGroup(_ groupID: String) throws -> MarmotMLSGroup {
@@ -131,8 +133,8 @@ extension InviteKitNode {
         return (error as? InviteKitError)?.underlyingCode == MLSError.Code.staleCommit.rawValue
     }
 
-    /// Returns once `groupID` (either id) has no own Commit in flight: a membership change queues
-    /// behind the group's pending Commit instead of failing (issue 30). The wait is in memory: a
+    /// Returns once `groupID` (either id) has no own Commit in flight and no convergence pass
+    /// collecting: a membership change queues behind them instead of failing (issue 30). The wait is in memory: a
     /// call that has not returned has built nothing, so a crash meanwhile loses no Commit. Only
     /// ``run()`` resolves a pending Commit, so without it this throws `commit_pending` at once,
     /// and `node_shut_down` when the node is shut down meanwhile.
@@ -147,7 +149,8 @@ extension InviteKitNode {
             // Bounded, so a run() that ends meanwhile is noticed by the loop's next look.
             _ = await NodeEventWait.first(in: events, timeout: .seconds(1)) { event -> Bool? in
                 switch event {
-                case .commitConfirmed(let g, _, _) where g == id, .commitRolledBack(let g, _, _) where g == id: return true
+                case .commitConfirmed(let g, _, _) where g == id, .commitRolledBack(let g, _, _) where g == id,
+                     .convergencePassResolved(let g, _, _) where g == id: return true
                 default: return nil
                 }
             }

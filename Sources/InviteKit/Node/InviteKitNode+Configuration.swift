@@ -33,16 +33,22 @@ extension InviteKitNode {
         /// When ``InviteKitNode/run()`` rotates this node's leaf in each group (PROTOCOL §5.16);
         /// `nil` turns the scheduled self-updates off.
         public var selfUpdatePolicy: NodeSelfUpdatePolicy?
+        /// The collection window of a current-profile group's convergence pass (PROTOCOL §5.13,
+        /// "Passes"): a received Commit is applied when its pass closes, after this much quiet or
+        /// at the cap. Scheduling only: the branch a batch selects does not depend on it.
+        public var convergenceTiming: ConvergencePassTiming
         public var connector: RelayConnector
 
         public init(retryPolicy: RetryPolicy = .standard, relayTimeout: Duration = .relayTimeout, idleInterval: Duration = .seconds(1),
                     keyPackageLowWater: Int = 3, eventBudget: EventBudget = .standard, treeChunkTimeout: Duration = .seconds(30),
                     acceptsUnsolicitedWelcomes: Bool = false, selfUpdatePolicy: NodeSelfUpdatePolicy? = .standard,
+                    convergenceTiming: ConvergencePassTiming = .v1,
                     connector: @escaping RelayConnector = { WebSocketRelayClient(url: $0) }) {
             self.retryPolicy = retryPolicy; self.relayTimeout = relayTimeout; self.idleInterval = idleInterval
             self.keyPackageLowWater = keyPackageLowWater; self.eventBudget = eventBudget; self.treeChunkTimeout = treeChunkTimeout
             self.acceptsUnsolicitedWelcomes = acceptsUnsolicitedWelcomes
             self.selfUpdatePolicy = selfUpdatePolicy
+            self.convergenceTiming = convergenceTiming
             self.connector = connector
         }
     }

@@ -147,7 +147,7 @@ extension InviteKitNode {
     static func memberKey(bytes: [UInt8]) -> Secp256k1.XOnlyPublicKey? { try? Secp256k1.XOnlyPublicKey(rawRepresentation: bytes) }
 
     /// The group whose `h` tag (MIP-03) `event` carries, compared as bytes.
-    private func groupID(taggedIn event: NostrEvent) -> String? {
+    func groupID(taggedIn event: NostrEvent) -> String? {
         // The one `h`-tag rule (PROTOCOL §5.4): exactly one, 64 hex characters.
         guard let bytes = try? MarmotGroupEvent.nostrGroupID(of: event) else { return nil }
         return registry.first(where: { $0.value.group.nostrGroupID == bytes })?.key

@@ -55,7 +55,10 @@ extension InviteKitNode {
             } catch {
                 report(error, eventID: nil)
             }
-            await pause(for: configuration.idleInterval)
+            // Passes close on their own deadlines, which may fall before the idle interval ends.
+            var interval = configuration.idleInterval
+            if let deadline = runConvergencePasses() { interval = min(interval, max(.zero, deadline - .now)) }
+            await pause(for: interval)
         }
         try? saveDirtyBuffers()
         let state = runtime
@@ -125,7 +128,7 @@ extension InviteKitNode {
 
     /// A failure inside the loop or a handler: the store's end the run; anything else is one
     /// event that could not be used, or a relay problem, and the run goes on.
-    private func report(_ error: any Error, eventID: String?) {
+    func report(_ error: any Error, eventID: String?) {
         let mapped = InviteKitError.from(error)
         if error is StoreError, mapped.code != .groupNotFound, mapped.code != .notPermitted {
             runtime?.failure = mapped
@@ -263,7 +266,14 @@ extension InviteKitNode {
         return arrival.enumerated().sorted { ($0.element.createdAt, $0.offset) < ($1.element.createdAt, $1.offset) }.map(\.element)
     }
 
+    /// A live group event: a received current-profile Commit waits for its convergence pass;
+    /// anything else is handled now.
     private func receive(groupEvent: NostrEvent) {
+        if holdForConvergence(groupEvent) { return }
+        handleReceived(groupEvent: groupEvent)
+    }
+
+    func handleReceived(groupEvent: NostrEvent) {
         do {
             let queued = pendingCommits.count
             try handleGroupEvent(groupEvent)

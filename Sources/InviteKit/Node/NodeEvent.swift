@@ -39,6 +39,9 @@ public enum NodeEvent: Sendable {
     /// changes the replaced commits announced did not happen; ``memberAdded(groupID:member:)``
     /// and ``memberRemoved(groupID:member:)`` follow for the membership the new branch differs in.
     case branchReplaced(groupID: String, forkEpoch: UInt64, epoch: UInt64)
+    /// A convergence pass of a current-profile group closed and its frozen batch of `commits`
+    /// received Commits was resolved: the group is `Stable` at `epoch` (PROTOCOL §5.13, "Passes").
+    case convergencePassResolved(groupID: String, commits: Int, epoch: UInt64)
     /// A Commit (own or received) added `member`.
     case memberAdded(groupID: String, member: Secp256k1.XOnlyPublicKey)
     /// A Commit (own or received) removed `member` (this node too, followed by
@@ -87,7 +90,7 @@ extension NodeEvent: CustomStringConvertible {
     public var groupID: String? {
         switch self {
         case .joined(_, let id, _), .messageDelivered(let id, _), .messageFailed(let id, _), .commitConfirmed(let id, _, _),
-             .commitRolledBack(let id, _, _), .branchReplaced(let id, _, _), .memberAdded(let id, _), .memberRemoved(let id, _), .removedFromGroup(let id),
+             .commitRolledBack(let id, _, _), .branchReplaced(let id, _, _), .convergencePassResolved(let id, _, _), .memberAdded(let id, _), .memberRemoved(let id, _), .removedFromGroup(let id),
              .approvalRequested(let id, _, _), .bufferedEventsEvicted(let id, _), .messagesExpired(let id, _),
              .groupProfileChanged(let id, _, _), .adminsChanged(let id, _), .groupRelaysChanged(let id, _), .groupDisbanded(let id),
              .commitRefused(let id, _, _):
@@ -116,6 +119,7 @@ extension NodeEvent: CustomStringConvertible {
         case .commitConfirmed(let group, let id, let epoch): return "commit \(id) confirmed in \(group), epoch \(epoch)"
         case .commitRolledBack(let group, let id, let lost): return "commit \(id) rolled back in \(group) (\(lost.count) lost adds)"
         case .branchReplaced(let group, let fork, let epoch): return "branch of \(group) replaced from epoch \(fork), now at \(epoch)"
+        case .convergencePassResolved(let group, let commits, let epoch): return "convergence pass of \(group) resolved \(commits) commits, epoch \(epoch)"
         case .memberAdded(let group, let member): return "member \(member.hex) added to \(group)"
         case .memberRemoved(let group, let member): return "member \(member.hex) removed from \(group)"
         case .removedFromGroup(let group): return "removed from \(group)"

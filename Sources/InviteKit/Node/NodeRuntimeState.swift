@@ -1,3 +1,4 @@
+import InviteKitMLS
 import InviteKitNostr
 import InviteKitRelay
 
@@ -37,4 +38,8 @@ struct NodeRuntimeState {
     var catchUpDeadline: ContinuousClock.Instant?
     /// At most this many events wait for the catch-up's end; more are handled as they come.
     static let catchUpHoldLimit = 20_000
+    /// Each current-profile group's convergence pass: the received Commits it holds until the
+    /// pass closes (PROTOCOL §5.13, "Passes"). In memory: the events are not marked processed, so
+    /// after a restart the relays' catch-up brings them back into a new pass.
+    var passes: [String: ConvergencePass<NostrEvent>] = [:]
 }

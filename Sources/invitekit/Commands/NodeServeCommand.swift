@@ -91,6 +91,7 @@ struct NodeServeCommand: AsyncParsableCommand {
         case .commitConfirmed(let g, let c, let epoch): text = "commit \(c.prefix(12))… confirmed in \(g.prefix(16))…: epoch \(epoch)"
         case .commitRolledBack(let g, let c, _): text = "commit \(c.prefix(12))… rolled back in \(g.prefix(16))…"
         case .branchReplaced(let g, let fork, let epoch): text = "branch of \(g.prefix(16))… replaced from epoch \(fork) (convergence): epoch \(epoch)"
+        case .convergencePassResolved(let g, let n, let epoch): text = "convergence pass of \(g.prefix(16))… resolved \(n) commit(s): epoch \(epoch)"
         case .joined(_, let g, let epoch): text = "joined \(g.prefix(16))… at epoch \(epoch)"
         case .joinRefused(_, let e, _): text = "join failed: \(e.userFacingMessage)"
         case .welcomeFailed(let id, let error): text = "welcome for join \(id.prefix(12))… not used (the join stays pending): \(error)"
