@@ -98,7 +98,9 @@ extension InviteKitNode {
             if registry[groupID]!.preJoinBuffered.remove(id) == nil { evicted += 1 }
         }
         registry[groupID]!.unreportedEvictions += evicted
-        for o in receipt.outcomes { if let refusal = Self.refusalEvent(o, groupID: groupID, eventID: event.id) { emit(refusal) } }
+        for (i, o) in receipt.outcomes.enumerated() {
+            if let refusal = Self.refusalEvent(o, groupID: groupID, eventID: receipt.eventID(ofOutcomeAt: i, fallback: event.id)) { emit(refusal) }
+        }
         guard receipt.stateChanged || receipt.seenChanged || !commits.isEmpty else {
             // Nothing but the buffer changed (an event no key opens yet, or junk): no write now.
             // It is saved with the group's next state, or by the run loop's next round; until then
@@ -171,9 +173,8 @@ extension InviteKitNode {
             if receipt.bufferChanged || bufferDirty { try saveBuffer(advanced.buffer, groupID: groupID, in: tx) }
             for (i, outcome) in outcomes.enumerated() {
                 guard case .message(let inner, let epoch) = outcome else { continue }
-                // The event's own outcome comes first; later ones come from buffered events it
-                // made readable, known by their rumor's id.
-                let eventID = i == 0 ? event.id : inner.id
+                // A buffered event made readable is stored under its own kind-445 id.
+                let eventID = receipt.eventID(ofOutcomeAt: i, fallback: inner.id)
                 // PROTOCOL §5.15: a message past its retention is never stored.
                 let expiresAt = MessageRetentionV1.expiry(createdAt: inner.createdAt, seconds: advanced.retentionSeconds(atEpoch: epoch))
                 if let expiresAt, expiresAt <= now { continue }

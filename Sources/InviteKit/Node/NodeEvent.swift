@@ -50,7 +50,9 @@ public enum NodeEvent: Sendable {
     /// A Commit removed this node from the group: it reads nothing more from it.
     case removedFromGroup(groupID: String)
     /// A Commit (own or received) changed the group's name or description (MIP-01 group data;
-    /// component `0x8001` in the current profile).
+    /// component `0x8001` in the current profile). Like the admin and relay events, it says what
+    /// the group is now: Commits applied together (one convergence pass, or a buffered Commit the
+    /// first one made readable) give one event with their final values.
     case groupProfileChanged(groupID: String, name: String, description: String)
     /// A Commit (own or received) changed who the group's admins are: `admins` is the new list.
     case adminsChanged(groupID: String, admins: [Secp256k1.XOnlyPublicKey])

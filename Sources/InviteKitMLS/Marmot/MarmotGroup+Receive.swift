@@ -23,15 +23,22 @@ extension MarmotGroup {
         let seenBefore = seenLog.revision
         let first = receiveOne(event, now: now, maxContentBytes: bound)
         var outcomes = first.outcomes
+        // Which event each outcome is about: a buffered event's outcome is its own, not the
+        // event that made it readable.
+        var sources = Array(repeating: event.id, count: outcomes.count)
         var stateChanged = first.changed
         var bufferChanged = false
         if first.buffer {
             bufferChanged = true
-            outcomes += buffer.append(event).map { .evicted(eventID: $0.id) }
+            for evicted in buffer.append(event) {
+                outcomes.append(.evicted(eventID: evicted.id))
+                sources.append(evicted.id)
+            }
             if profile == .current, !losingBranches.isEmpty || losingOwnCommit != nil {
                 let revived = reconsiderLosingBranches(after: event, now: now)
                 if !revived.isEmpty { stateChanged = true }
                 outcomes += revived
+                sources += Array(repeating: event.id, count: revived.count)
             }
         }
         var progress = outcomes.contains(where: Self.unblocksBuffered)
@@ -43,11 +50,13 @@ extension MarmotGroup {
                 if o.buffer { buffer.append(e); continue }
                 stateChanged = stateChanged || o.changed
                 outcomes += o.outcomes
+                sources += Array(repeating: e.id, count: o.outcomes.count)
                 if o.outcomes.contains(where: Self.unblocksBuffered) { progress = true }
             }
             if buffer != before { bufferChanged = true }
         }
-        return MarmotReceipt(outcomes: outcomes, stateChanged: stateChanged, bufferChanged: bufferChanged, seenChanged: seenLog.revision != seenBefore)
+        return MarmotReceipt(outcomes: outcomes, stateChanged: stateChanged, bufferChanged: bufferChanged, seenChanged: seenLog.revision != seenBefore,
+                             outcomeEventIDs: sources)
     }
 
     /// One event's outcomes; `changed` when the serialized state changed, `buffer` when the

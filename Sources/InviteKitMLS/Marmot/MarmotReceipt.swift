@@ -12,11 +12,20 @@ public struct MarmotReceipt: Sendable {
     public var bufferChanged: Bool
     /// The seen log recorded events (or forgot some): ``MarmotSeenLog/changes`` holds the rows.
     public var seenChanged: Bool
+    /// The id of the event each of ``outcomes`` is about, index for index (empty when the maker
+    /// of the receipt did not say): a buffered event made readable has its own outcome.
+    public var outcomeEventIDs: [String]
 
-    public init(outcomes: [MarmotOutcome], stateChanged: Bool, bufferChanged: Bool, seenChanged: Bool = false) {
+    public init(outcomes: [MarmotOutcome], stateChanged: Bool, bufferChanged: Bool, seenChanged: Bool = false, outcomeEventIDs: [String] = []) {
         self.outcomes = outcomes
+        self.outcomeEventIDs = outcomeEventIDs
         self.stateChanged = stateChanged
         self.bufferChanged = bufferChanged
         self.seenChanged = seenChanged
+    }
+
+    /// The id of the event `outcomes[index]` is about; `fallback` when the receipt does not say.
+    public func eventID(ofOutcomeAt index: Int, fallback: String) -> String {
+        outcomeEventIDs.indices.contains(index) ? outcomeEventIDs[index] : fallback
     }
 }
