@@ -21,9 +21,11 @@ extension MarmotGroup {
         return try commit(removing: others, groupData: data, now: now, rng: rng)
     }
 
-    /// A group-data commit built without this member's admin check: what a non-admin that
-    /// ignores the rule would publish. Only for exercising receivers' refusal (the `mls` tool's
-    /// `--skip-admin-rule`, PROTOCOL §5.16); every receiver refuses it unless this member is an admin.
+    /// A group-data commit built without this member's admin check (nor the invite-links
+    /// rotation and transition check, PROTOCOL §5.14.14): what a member that ignores the rules
+    /// would publish. Only for exercising receivers' refusal (the `mls` tool's
+    /// `--skip-admin-rule`, PROTOCOL §5.16); every receiver refuses it unless this member is an
+    /// admin and the invite links it writes are a valid successor.
     package func commitSkippingAdminRule(groupData newData: MarmotGroupData, now: Int64, rng: RandomSource) throws -> MarmotPendingCommit<Engine> {
         try commit(adding: [], removing: [], groupData: newData, includeSelfRemoves: false, welcomeTree: .inline, includeUpdatePath: true,
                    skipAdminRule: true, now: now, rng: rng)
