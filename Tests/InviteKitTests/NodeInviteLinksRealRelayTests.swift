@@ -78,6 +78,8 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         let (event, bundle) = try KeyPackageEvent.create(nostrKey: r.account, relays: [relay.url], lastResort: false, now: now)
         try r.store.save(bundle)
         try await publish(event)
+        // Statuses go to the requester's kind 10050 inbox relays.
+        try await publish(try RelayList.inbox([relay.url], createdAt: now).signed(by: r.account))
         let descriptors = await fetch(NostrFilter(authors: [Hex.encode(code.inboxPublicKey)], kinds: [InviteLinkNostr.descriptorKind])
             .tag("d", [Hex.encode(code.linkID)]))
         let preview = try XCTUnwrap(InvitePreviewDescriptorEvent.select(descriptors, code: code)?.preview, "descriptor published")
@@ -185,6 +187,13 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         XCTAssertNil(declined)
         let louState = try await ada.inviteRequests(in: group.id).first { $0.requestID == louID }?.state
         XCTAssertEqual(louState, .declined)
+        let louAccount = lou.account
+        let declineSent = try await waitFor {
+            await self.fetch(NostrFilter(kinds: [GiftWrap.wrapKind]).tag("p", [louAccount.publicKey.hex])).contains {
+                (try? InviteStatusGiftWrap.open($0, account: louAccount))?.status.outcome == .declined
+            }
+        }
+        XCTAssertTrue(declineSent, "the requester got the declined status")
 
         // Revoking the manual link: its entry leaves the group, its open requests are revoked,
         // and a new request to its inbox is refused with a typed error.

@@ -45,7 +45,7 @@ extension InviteKitNode {
                                     timeout: Duration? = nil) async throws(InviteKitError) -> String? {
         try requireOpen()
         guard approve else {
-            try InviteKitError.mapping { try declineInviteRequest(requestID, groupID: groupID) }
+            try await InviteKitError.mapping { try await declineInviteRequest(requestID, groupID: groupID) }
             wake()
             return nil
         }
@@ -84,6 +84,7 @@ extension InviteKitNode {
         let request = try ledger.manualApproval(of: context, entry: group.inviteLinks?.link(context.linkID), at: UInt64(max(0, now)))
         try requireNoApprovalInFlight(context, groupID: row.id)
         let validated = try await fetchOffer(request, groupID: row.id, relays: row.relays + generation.code.requestRelays)
+        let statusRelays = await self.statusRelays(for: request, lookingIn: row.relays + generation.code.requestRelays)
         try await awaitCommitSlot(row.id)
         // Everything again on the state the Commit in flight left.
         let (row2, group2) = try linkAdminGroup(row.id)
@@ -103,7 +104,8 @@ extension InviteKitNode {
             try queue(.join(join), requestID: nil, relays: row2.relays, in: tx, now: at)
             try tx.inviteLinks.insertApproval(InviteLinkApprovalRecord(commitEventID: pending.event.id, groupID: row2.id, context: context.encoded,
                                                                        requestHash: current.requestHash, commitHash: commitHash,
-                                                                       welcomeHash: SHA256.hash(welcome), createdAt: at))
+                                                                       welcomeHash: SHA256.hash(welcome), statusRelays: statusRelays,
+                                                                       createdAt: at))
         }
         pendingCommits[pending.event.id] = .join(join)
         return pending.event.id
@@ -135,9 +137,12 @@ extension InviteKitNode {
         return validated
     }
 
-    private func declineInviteRequest(_ requestID: String, groupID: String) throws {
-        let (row, group) = try linkAdminGroup(groupID)
-        let (context, _, generation) = try inviteRequest(requestID, groupID: row.id)
+    private func declineInviteRequest(_ requestID: String, groupID: String) async throws {
+        let (row, _) = try linkAdminGroup(groupID)
+        let (context, ledger, generation) = try inviteRequest(requestID, groupID: row.id)
+        guard let governing = ledger.record(for: context)?.governingRequest else { throw InviteKitError(.notFound, underlyingCode: "no_such_request") }
+        let relays = await statusRelays(for: governing, lookingIn: row.relays + generation.code.requestRelays)
+        let (_, group) = try linkAdminGroup(row.id)
         let now = currentTime()
         let status: InviteStatusV1 = try store.write { tx in
             var ledger = try Self.ledger(row.id, in: tx)
@@ -145,16 +150,29 @@ extension InviteKitNode {
             try ledger.decline(context, requestHash: request.requestHash, by: publicKey.rawRepresentation, at: UInt64(max(0, now)))
             try tx.inviteLinks.saveLedger(groupID: row.id, ledger.serialized(), now: now)
             let status = try InviteStatusV1(context: context, requestHash: request.requestHash, outcome: .declined)
-            try queueInviteStatus(status, offer: request.tbs.offer, linkRelays: generation.code.requestRelays, in: tx, now: now)
+            try queueInviteStatus(status, relays: relays, in: tx, now: now)
             return status
         }
         emit(.inviteRequestDecided(groupID: row.id, requestID: Self.inviteRequestID(status.context), outcome: .declined))
     }
 
-    /// Queues a kind 460 status to the requester, on the link's relays and the offer's hints.
-    func queueInviteStatus(_ status: InviteStatusV1, offer: NostrInviteOfferV1?, linkRelays: [String], in tx: StoreTransaction, now: Int64) throws {
+    /// Where a status to the requester goes (`transports/nostr-invite-links.md` "Status
+    /// delivery"): the requester's signed kind 10050 inbox relays, read from `relays`, plus the
+    /// offer's `welcome_hints`. Without either, nowhere: no destination is guessed.
+    func statusRelays(for request: InviteRequestV1, lookingIn relays: [String]) async -> [String] {
+        guard let requester = Self.memberKey(bytes: request.tbs.context.requesterAccount) else { return request.tbs.offer.welcomeHints }
+        let pool = RelayPool(Array(Set(relays)).sorted().map { configuration.connector($0) })
+        let lists = await AccountRelayFetch.fetch(from: pool, authors: [requester], timeout: configuration.relayTimeout)
+        await pool.close()
+        return Array(Set((lists[requester]?.inboxRelays ?? []) + request.tbs.offer.welcomeHints)).sorted()
+    }
+
+    /// Queues a kind 460 status to the requester on `relays` (``statusRelays(for:lookingIn:)``);
+    /// none queues nothing. A status never delays or gates anything else.
+    func queueInviteStatus(_ status: InviteStatusV1, relays: [String], in tx: StoreTransaction, now: Int64) throws {
+        guard !relays.isEmpty else { return }
         let wrap = try InviteStatusGiftWrap.make(status, admin: signingKey, now: now, rng: randomSource)
-        try enqueue(wrap, purpose: .inviteLinkStatus, relays: Array(Set(linkRelays + (offer?.welcomeHints ?? []))).sorted(), in: tx, now: now)
+        try enqueue(wrap, purpose: .inviteLinkStatus, relays: relays, in: tx, now: now)
     }
 
     // MARK: inbox

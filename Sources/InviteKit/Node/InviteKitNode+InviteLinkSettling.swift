@@ -65,7 +65,8 @@ extension InviteKitNode {
                 for context in revoked {
                     guard let request = l.record(for: context)?.governingRequest else { continue }
                     let status = try InviteStatusV1(context: context, requestHash: request.requestHash, outcome: .retired)
-                    try queueInviteStatus(status, offer: request.tbs.offer, linkRelays: generation.code.requestRelays, in: tx, now: now)
+                    // Settling reads no relay: the offer's hints are the only destination known here.
+                    try queueInviteStatus(status, relays: request.tbs.offer.welcomeHints, in: tx, now: now)
                 }
                 ledgers[link.groupID] = l
                 try tx.inviteLinks.setState(linkID: link.linkID, .retired, now: now)
@@ -82,12 +83,9 @@ extension InviteKitNode {
             var l = try ledger(approval.groupID)
             try l.realize(context, requestHash: approval.requestHash, commitHash: approval.commitHash, welcomeHash: approval.welcomeHash)
             ledgers[approval.groupID] = l
-            let request = l.record(for: context)?.chain.first { $0.requestHash == approval.requestHash }
-            let relays = try links.first { $0.linkID == Hex.encode(context.linkID) }
-                .map { try InviteLinkGeneration(serialized: $0.generation).code.requestRelays } ?? []
             let invited = try InviteStatusV1(context: context, requestHash: approval.requestHash, outcome: .invited,
                                              commitHash: approval.commitHash, welcomeHash: approval.welcomeHash)
-            try queueInviteStatus(invited, offer: request?.tbs.offer, linkRelays: relays, in: tx, now: now)
+            try queueInviteStatus(invited, relays: approval.statusRelays, in: tx, now: now)
             try tx.inviteLinks.resolveApproval(commitEventID: approval.commitEventID, as: .invited, now: now)
             events.append(.inviteRequestDecided(groupID: approval.groupID, requestID: Self.inviteRequestID(context), outcome: .invited))
         }

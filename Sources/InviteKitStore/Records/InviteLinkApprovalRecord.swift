@@ -14,14 +14,17 @@ public struct InviteLinkApprovalRecord: Sendable, Hashable {
     /// SHA-256 of the Commit's and the Welcome's MLSMessage bytes, for the status.
     public var commitHash: [UInt8]
     public var welcomeHash: [UInt8]
+    /// Where the `invited` status goes: the requester's kind 10050 inbox relays and the offer's
+    /// hints, read when the request was approved.
+    public var statusRelays: [String]
     public var status: Status
     public var createdAt: Int64
     public var resolvedAt: Int64?
 
     public init(commitEventID: String, groupID: String, context: [UInt8], requestHash: [UInt8], commitHash: [UInt8], welcomeHash: [UInt8],
-                status: Status = .waiting, createdAt: Int64, resolvedAt: Int64? = nil) {
+                statusRelays: [String], status: Status = .waiting, createdAt: Int64, resolvedAt: Int64? = nil) {
         self.commitEventID = commitEventID; self.groupID = groupID; self.context = context; self.requestHash = requestHash
-        self.commitHash = commitHash; self.welcomeHash = welcomeHash; self.status = status; self.createdAt = createdAt
+        self.commitHash = commitHash; self.welcomeHash = welcomeHash; self.statusRelays = statusRelays; self.status = status; self.createdAt = createdAt
         self.resolvedAt = resolvedAt
     }
 }

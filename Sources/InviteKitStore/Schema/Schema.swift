@@ -319,6 +319,7 @@ enum Schema {
             request_hash BLOB NOT NULL,
             commit_hash BLOB NOT NULL,
             welcome_hash BLOB NOT NULL,
+            status_relays TEXT NOT NULL,
             status TEXT NOT NULL,
             created_at INTEGER NOT NULL,
             resolved_at INTEGER

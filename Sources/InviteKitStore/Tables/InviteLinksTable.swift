@@ -64,11 +64,11 @@ package struct InviteLinksTable {
 
     package func insertApproval(_ a: InviteLinkApprovalRecord) throws {
         try db.execute(sql: """
-            INSERT INTO invite_link_approvals(commit_event_id, group_id, context, request_hash, commit_hash, welcome_hash, status,
-                                              created_at, resolved_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO invite_link_approvals(commit_event_id, group_id, context, request_hash, commit_hash, welcome_hash, status_relays,
+                                              status, created_at, resolved_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [a.commitEventID, a.groupID, a.context.data, a.requestHash.data, a.commitHash.data, a.welcomeHash.data,
-                             a.status.rawValue, a.createdAt, a.resolvedAt])
+                             a.statusRelays.joined(separator: "\n"), a.status.rawValue, a.createdAt, a.resolvedAt])
     }
 
     /// Approvals whose Commit outcome is not recorded yet, oldest first.
@@ -94,6 +94,7 @@ package struct InviteLinksTable {
         InviteLinkApprovalRecord(commitEventID: row["commit_event_id"], groupID: row["group_id"], context: row.bytes("context"),
                                  requestHash: row.bytes("request_hash"), commitHash: row.bytes("commit_hash"),
                                  welcomeHash: row.bytes("welcome_hash"),
+                                 statusRelays: (row["status_relays"] as String? ?? "").split(separator: "\n").map(String.init),
                                  status: InviteLinkApprovalRecord.Status(rawValue: row["status"]) ?? .lost,
                                  createdAt: row["created_at"], resolvedAt: row["resolved_at"])
     }
