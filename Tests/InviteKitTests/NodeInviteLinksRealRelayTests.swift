@@ -217,6 +217,45 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         await refused(.notFound, "revoking a retired link") { try await ada.revokeInviteLink(manual.linkID, in: group.id) }
     }
 
+    func testASecondAdminSeesAndDecidesRequestsThroughItsGrant() async throws {
+        let ada = try node("ada2", seed: 11), dee = try node("dee2", seed: 12)
+        let runs = [ada, dee].map { $0.runInBackground() }
+        defer { for r in runs { r.cancel() } }
+        let group = try await ada.createGroup(name: "club")
+        let invite = try await ada.createInvite(groupID: group.id, singleUse: false, expiresIn: 3600)
+        _ = try await dee.join(invite.url, timeout: .seconds(60))
+        _ = try await ada.waitForCommit(try await ada.promoteAdmin(dee.publicKey, in: group.id), timeout: .seconds(30))
+        let promoted = try await waitFor { try await dee.currentGroup(group.id).isAdmin }
+        XCTAssertTrue(promoted)
+
+        // Ada's link reaches Dee as a grant inside the group.
+        let link = try await ada.createInviteLink(in: group.id, requestRelays: [linkRelay], timeout: .seconds(30))
+        let granted = try await waitFor { try await dee.inviteLinks(in: group.id).map(\.linkID) == [link.linkID] }
+        XCTAssertTrue(granted, "the second admin holds the generation")
+        let deeLinks = try await dee.inviteLinks(in: group.id)
+        let deeLink = try XCTUnwrap(deeLinks.first)
+        XCTAssertEqual(deeLink.code.bech32m, link.code.bech32m)
+        XCTAssertEqual(deeLink.state, .active)
+
+        // A request reaches both admins; Dee approves it with its own Add.
+        var joe = Requester()
+        try await publish(try await request(&joe, code: link.code))
+        let seen = try await waitFor {
+            let a = try await ada.inviteRequests(in: group.id).count, d = try await dee.inviteRequests(in: group.id).count
+            return a == 1 && d == 1
+        }
+        XCTAssertTrue(seen, "both admins see the request")
+        let deeRequests = try await dee.inviteRequests(in: group.id)
+        let id = try XCTUnwrap(deeRequests.first).requestID
+        let commit = try await dee.decideInviteRequest(id, in: group.id, approve: true)
+        _ = try await dee.waitForCommit(try XCTUnwrap(commit), timeout: .seconds(30))
+        let joeGroup = try await joinAndAssociate(&joe, admin: dee.publicKey)
+        let deeEpoch = try await dee.currentGroup(group.id).epoch
+        XCTAssertEqual(joeGroup.epoch, deeEpoch)
+        let adaSees = try await waitFor { try await ada.currentGroup(group.id).state.memberIdentities.contains(joe.account.publicKey.rawRepresentation) }
+        XCTAssertTrue(adaSees)
+    }
+
     /// `body` throws an ``InviteKitError`` with `code`.
     private func refused(_ code: InviteKitError.Code, _ what: String, _ body: () async throws -> Void) async {
         do {

@@ -13,7 +13,9 @@ extension InviteKitNode {
     /// generation (inbox key, link id, bearer, preview key; `InviteLinkGeneration`), the policy
     /// Commit adding its entry, and the kind 30444 descriptor to `requestRelays` gated on that
     /// Commit. Returns once the Commit was applied (publish-before-apply), so the code it returns
-    /// is usable; ``NodeEvent/inviteLinkCreated(groupID:linkID:)`` follows.
+    /// is usable; ``NodeEvent/inviteLinkCreated(groupID:linkID:)`` follows. Every other current
+    /// admin is then sent the generation's grant (kind 461 in the group), so it sees and decides
+    /// the link's requests too.
     ///
     /// - Parameters:
     ///   - approval: `.manual` (an admin decides each request) or `.automatic` (valid requests
@@ -43,6 +45,9 @@ extension InviteKitNode {
         guard let link = try inviteLinks(in: rowID).first(where: { $0.linkID == linkID }), link.state == .active else {
             throw InviteKitError(.commitRejected, underlyingCode: "invite_link_not_active")
         }
+        // The other admins' grants; the link is usable without them.
+        try InviteKitError.mapping { try sendInviteGrants(linkID: linkID, groupID: rowID) }
+        wake()
         return link
     }
 
