@@ -3,7 +3,7 @@ import InviteKitMLS
 
 /// A request to one of a group's invite links, as the admin's ledger projects it (PROTOCOL
 /// §5.14.10, §5.14.15). ``requestID`` names it in
-/// ``InviteKitNode/decideInviteRequest(_:in:approve:timeout:)``.
+/// ``InviteKitNode/decideInviteRequest(_:in:approve:)``.
 public struct NodeInviteRequest: Sendable, Hashable {
     public let groupID: String
     /// Lowercase hex SHA-256 of the encoded request context (`InviteRequestContextV1`): one id

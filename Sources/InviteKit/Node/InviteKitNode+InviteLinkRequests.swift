@@ -41,8 +41,7 @@ extension InviteKitNode {
     /// deadline passed), `not_permitted` (conflicting refreshes, `approval_in_flight`, `not_admin`),
     /// `key_package_unavailable`/`offer_not_found`, `key_package_invalid`/`offer_mismatch`.
     @discardableResult
-    public func decideInviteRequest(_ requestID: String, in groupID: String, approve: Bool,
-                                    timeout: Duration? = nil) async throws(InviteKitError) -> String? {
+    public func decideInviteRequest(_ requestID: String, in groupID: String, approve: Bool) async throws(InviteKitError) -> String? {
         try requireOpen()
         guard approve else {
             try await InviteKitError.mapping { try await declineInviteRequest(requestID, groupID: groupID) }

@@ -18,22 +18,26 @@ extension InviteKitNode {
     /// the link's requests too.
     ///
     /// - Parameters:
+    ///   - groupID: the group (either id).
     ///   - approval: `.manual` (an admin decides each request) or `.automatic` (valid requests
     ///     are added while the link is unexpired).
     ///   - expiresAt: 0 for no expiry, else a Unix time: expiry stops new requests and automatic admission.
-    ///   - name, description: the preview's text; the group's name by default.
+    ///   - name: the preview's name; the group's name by default.
+    ///   - description: the preview's description.
     ///   - requestRelays: 1–8 `wss://` relays for the descriptor and requests; the group's
     ///     `wss://` relays by default (`not_permitted`/`no_wss_relays` when it has none).
     ///   - timeout: how long to wait for the Commit (`timed_out`/`commit_pending`); the link
     ///     becomes active later if the Commit is applied after it.
     ///
-    /// Refusals: `not_permitted`/`not_admin`, `group_disbanded`, `commit_rejected` when every relay
+    /// Refusals: `commit_pending` when ``run()`` is not running, `not_permitted`/`not_admin`,
+    /// `group_disbanded`, `commit_rejected` when every relay
     /// refused the Commit or another Commit took its epoch (make the link again), and the
     /// component's bounds (at most eight links: `invalid_invite_links` as `commit_rejected`).
     public func createInviteLink(in groupID: String, approval: InviteLinkV1.ApprovalMode = .manual, expiresAt: UInt64 = 0,
                                  name: String? = nil, description: String = "", requestRelays: [String]? = nil,
                                  timeout: Duration? = nil) async throws(InviteKitError) -> NodeInviteLink {
         try requireOpen()
+        try requireRunningForLinks()
         let rowID = try InviteKitError.mapping { try linkAdminGroup(groupID).row.id }
         try await awaitCommitSlot(rowID)
         let (commitID, linkID) = try InviteKitError.mapping {
@@ -61,6 +65,7 @@ extension InviteKitNode {
     @discardableResult
     public func revokeInviteLink(_ linkID: String, in groupID: String, timeout: Duration? = nil) async throws(InviteKitError) -> String {
         try requireOpen()
+        try requireRunningForLinks()
         let rowID = try InviteKitError.mapping { () throws -> String in
             let (row, group) = try linkAdminGroup(groupID)
             _ = try activeEntry(linkID, in: group)
@@ -94,6 +99,14 @@ extension InviteKitNode {
     }
 
     // MARK: internals
+
+    /// A policy Commit is published and applied only by ``run()``: without it, a link call that
+    /// waits for its Commit would wait for nothing (`commit_pending`).
+    private func requireRunningForLinks() throws(InviteKitError) {
+        guard runtime != nil else {
+            throw InviteKitError(.commitPending, underlyingCode: "commit_pending", context: "run() publishes the link's policy Commit")
+        }
+    }
 
     /// The group's row and state, or why this node may not manage its invite links.
     func linkAdminGroup(_ groupID: String) throws -> (row: StoredGroup, group: MarmotMLSGroup) {
