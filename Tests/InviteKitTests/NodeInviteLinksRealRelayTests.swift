@@ -256,6 +256,39 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         XCTAssertTrue(adaSees)
     }
 
+    /// The obligations of an approval survive a restart: the Add is queued by a node that is not
+    /// running and shut down before anything is published; the next run publishes it, and the
+    /// settled approval realizes the request and sends its status.
+    func testAnApprovalQueuedBeforeARestartIsCompletedAfterIt() async throws {
+        var ada = try node("ada3", seed: 21)
+        var runner = ada.runInBackground()
+        let group = try await ada.createGroup(name: "club")
+        let link = try await ada.createInviteLink(in: group.id, requestRelays: [linkRelay], timeout: .seconds(30))
+        var joe = Requester()
+        try await publish(try await request(&joe, code: link.code))
+        let admitted = try await waitFor { try await ada.inviteRequests(in: group.id).count == 1 }
+        XCTAssertTrue(admitted)
+        runner.cancel()
+        await ada.shutdown()
+
+        ada = try node("ada3")
+        let listed = try await ada.inviteRequests(in: group.id)
+        let id = try XCTUnwrap(listed.first?.requestID)
+        let decided = try await ada.decideInviteRequest(id, in: group.id, approve: true)
+        let commit = try XCTUnwrap(decided)
+        let approving = try await ada.inviteRequests(in: group.id).first?.approving
+        XCTAssertEqual(approving, true)
+        await ada.shutdown()
+
+        ada = try node("ada3")
+        runner = ada.runInBackground()
+        defer { runner.cancel() }
+        _ = try await ada.waitForCommit(commit, timeout: .seconds(30))
+        let realized = try await waitFor { try await ada.inviteRequests(in: group.id).first?.state == .realized }
+        XCTAssertTrue(realized, "the restarted node settled the approval")
+        _ = try await joinAndAssociate(&joe, admin: ada.publicKey)
+    }
+
     /// `body` throws an ``InviteKitError`` with `code`.
     private func refused(_ code: InviteKitError.Code, _ what: String, _ body: () async throws -> Void) async {
         do {
