@@ -126,6 +126,6 @@ final class InviteLinkStateTests: XCTestCase {
 
     func testComponentIDRegistered() {
         XCTAssertEqual(ComponentID.inviteLinks, 0x800e)
-        XCTAssertFalse(ComponentID.currentProfileSupported.contains(ComponentID.inviteLinks))
+        XCTAssertTrue(ComponentID.currentProfileSupported.contains(ComponentID.inviteLinks))
     }
 }

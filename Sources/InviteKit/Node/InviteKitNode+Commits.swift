@@ -192,7 +192,8 @@ extension InviteKitNode {
         do {
             switch pending {
             case .join(let join):
-                guard var hosted = hostedBefore else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
+                // An invite-link approval may come from an admin that joined the group (PROTOCOL §5.14.15).
+                guard var hosted = hostedBefore ?? inviteLinkHost(groupID) else { throw InviteKitError(.notPermitted, underlyingCode: "not_hosted") }
                 let release = try processor.release(join, in: &hosted, acknowledgedBy: [relay])
                 // A chain: each chunk waits for the one before it (the first for the Commit), and
                 // the Welcomes for the last chunk, so no Welcome names a chunk no relay stored.

@@ -178,6 +178,13 @@ extension InviteKitNode {
                 // PROTOCOL §5.15: a message past its retention is never stored.
                 let expiresAt = MessageRetentionV1.expiry(createdAt: inner.createdAt, seconds: advanced.retentionSeconds(atEpoch: epoch))
                 if let expiresAt, expiresAt <= now { continue }
+                // Invite-link admin records (PROTOCOL §5.14.15) are control data, not history.
+                if inner.kind == InviteLinkNostr.adminRecordKind {
+                    do { try receiveInviteAdminBatch(inner, epoch: epoch, groupID: groupID, group: advanced, in: tx, now: now) } catch {
+                        refused.append((eventID, InviteKitError.from(error)))
+                    }
+                    continue
+                }
                 let sender = Hex.decode(inner.pubkey) ?? []
                 let relation = MessageRelation(kind: inner.kind, tags: inner.tags, content: inner.content)
                 if let relation, relation.changesTarget {

@@ -52,6 +52,7 @@ extension InviteKitNode {
                 try saveDirtyBuffers()
                 try removeExpiredMessages()
                 try scheduleSelfUpdates()
+                try settleInviteLinks()
             } catch {
                 report(error, eventID: nil)
             }
@@ -66,6 +67,7 @@ extension InviteKitNode {
         state?.waiter?.resume()
         if let feed = state?.giftWraps { await feed.close() }
         if let feed = state?.groupEvents { await feed.close() }
+        if let feed = state?.inviteInboxes { await feed.close() }
         for c in state?.connections.values.map({ $0 }) ?? [] { await c.close() }
         // Connections closed and nothing left in flight: a waiting ``shutdown()`` may go on.
         let waiters = runEndWaiters
@@ -186,9 +188,10 @@ extension InviteKitNode {
             }
             if runtime == nil { await feed.close() } else { runtime?.groupEvents = feed }
         }
+        try await refreshInviteInboxFeed()
     }
 
-    private func openFeed(key: [String], relays: [String], filters: [NostrFilter],
+    func openFeed(key: [String], relays: [String], filters: [NostrFilter],
                           caughtUp: (@Sendable (InviteKitNode) async -> Void)? = nil,
                           handle: @escaping @Sendable (InviteKitNode, NostrEvent) async -> Void) async -> NodeRuntimeState.Feed {
         let subscription = await RelayPool(relays.map { connection(for: $0) }).subscribe(filters)
@@ -216,6 +219,7 @@ extension InviteKitNode {
     private func feedEnded(_ key: [String]) {
         if runtime?.giftWraps?.key == key { runtime?.giftWraps = nil }
         if runtime?.groupEvents?.key == key { runtime?.groupEvents = nil }
+        if runtime?.inviteInboxes?.key == key { runtime?.inviteInboxes = nil }
     }
 
     /// The run's connection to `url`, opened on first use.

@@ -1,4 +1,5 @@
 import InviteKitCrypto
+import InviteKitMLS
 import InviteKitStore
 
 /// What a node reports to the app, in order, through ``InviteKitNode/events(bufferingNewest:)``.
@@ -85,6 +86,16 @@ public enum NodeEvent: Sendable {
     case published(writes: Int)
     /// A relay failed in a way the node retries (no connection, a timed-out `OK`).
     case relayProblem(relay: String, error: InviteKitError)
+    /// Invite links (PROTOCOL §5.14.15): a link's policy Commit was applied, so its code is
+    /// usable; `linkID` is lowercase hex.
+    case inviteLinkCreated(groupID: String, linkID: String)
+    /// A link's entry left the selected group state: its unfulfilled requests were cancelled.
+    case inviteLinkRevoked(groupID: String, linkID: String, cancelledRequests: Int)
+    /// A request (or a refresh or withdrawal of one) to a link of this node was admitted.
+    case inviteRequestReceived(groupID: String, requestID: String, requester: Secp256k1.XOnlyPublicKey)
+    /// An admin decision on a request took effect: `invited` once the Add Commit was applied,
+    /// `declined` when declined.
+    case inviteRequestDecided(groupID: String, requestID: String, outcome: InviteStatusV1.Outcome)
 }
 
 extension NodeEvent: CustomStringConvertible {
@@ -95,7 +106,8 @@ extension NodeEvent: CustomStringConvertible {
              .commitRolledBack(let id, _, _), .branchReplaced(let id, _, _), .convergencePassResolved(let id, _, _), .memberAdded(let id, _), .memberRemoved(let id, _), .removedFromGroup(let id),
              .approvalRequested(let id, _, _), .bufferedEventsEvicted(let id, _), .messagesExpired(let id, _),
              .groupProfileChanged(let id, _, _), .adminsChanged(let id, _), .groupRelaysChanged(let id, _), .groupDisbanded(let id),
-             .commitRefused(let id, _, _):
+             .commitRefused(let id, _, _), .inviteLinkCreated(let id, _), .inviteLinkRevoked(let id, _, _),
+             .inviteRequestReceived(let id, _, _), .inviteRequestDecided(let id, _, _):
             return id
         case .messageReceived(let m), .messageQueued(let m):
             return m.groupID
@@ -136,6 +148,10 @@ extension NodeEvent: CustomStringConvertible {
         case .eventRejected(let id, let error): return "event \(id) rejected: \(error)"
         case .published(let writes): return "published \(writes) writes"
         case .relayProblem(let relay, let error): return "relay \(relay): \(error)"
+        case .inviteLinkCreated(let group, let link): return "invite link \(link) active in \(group)"
+        case .inviteLinkRevoked(let group, let link, let n): return "invite link \(link) revoked in \(group) (\(n) requests cancelled)"
+        case .inviteRequestReceived(let group, let request, _): return "invite request \(request) received in \(group)"
+        case .inviteRequestDecided(let group, let request, let outcome): return "invite request \(request) \(outcome) in \(group)"
         }
     }
 }

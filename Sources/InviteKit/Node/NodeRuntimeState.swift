@@ -21,6 +21,10 @@ struct NodeRuntimeState {
     var connections: [String: any NostrRelayConnection] = [:]
     var giftWraps: Feed?
     var groupEvents: Feed?
+    /// Invite links (PROTOCOL §5.14.15): the feed of request wraps to this node's link inboxes,
+    /// and the requests an automatic approval is working on.
+    var inviteInboxes: Feed?
+    var inviteAutoApprovals: Set<String> = []
     /// Set by a handler that queued work; consumed by the loop's next pause.
     var wakePending = false
     var waiter: CheckedContinuation<Void, Never>?

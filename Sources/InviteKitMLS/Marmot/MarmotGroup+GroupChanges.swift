@@ -21,8 +21,9 @@ extension MarmotGroup {
         return try commit(removing: others, groupData: data, now: now, rng: rng)
     }
 
-    /// A group-data commit built without the `rules` this member checks before sending: what a
-    /// member that ignores them would publish. Only for exercising receivers' refusal (the `mls`
+    /// A group-data commit built without the `rules` this member checks before sending (and
+    /// without the invite-links rotation and transition check, PROTOCOL §5.14.14): what a member
+    /// that ignores them would publish. Only for exercising receivers' refusal (the `mls`
     /// tool's `--skip-admin-rule` and `--skip-lifecycle-rule`, PROTOCOL §5.16); every receiver
     /// refuses it when the skipped rule applies.
     package func forgedCommit(groupData newData: MarmotGroupData, skipping rules: Set<MarmotSendRule>, now: Int64,

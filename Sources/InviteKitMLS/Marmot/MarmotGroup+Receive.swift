@@ -228,6 +228,7 @@ extension MarmotGroup {
         try authorize(info, admins: data.admins)
         let newData = try MarmotGroupData(extensions: next.groupContextExtensions)
         try checkLifecycle(info, from: data, to: newData, base: base, next: next)
+        try checkInviteLinks(committer: info.committer, removed: info.removed, from: data, to: newData)
         guard !newData.admins.isEmpty else { throw MLSError(.notAdmin, "a commit may not leave the group without an admin") }
         if newData.profile == .current, !next.isRemoved {
             let members = Set(next.memberIdentities)

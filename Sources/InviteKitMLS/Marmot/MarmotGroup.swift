@@ -198,6 +198,11 @@ public struct MarmotGroup<Engine: MarmotEngine>: Sendable {
                 newData = d
             }
             if var d = newData {
+                // group-invite-links-v1.md: retiring an admin rotates the link generations in the same Commit.
+                if !skipping.contains(.admin) {
+                    d = try Self.rotatingInviteLinks(committer: state.ownIdentity, removed: removing, parent: groupData, resulting: d)
+                    try Self.checkInviteLinks(committer: state.ownIdentity, removed: removing, from: groupData, to: d)
+                }
                 d.requiredComponents = d.requiredComponentsAfterChange(from: groupData)
                 let members = Set(state.memberIdentities).subtracting(removing).union(keyPackages.map { $0.keyPackage.leafNode.credential.identity })
                 guard d.admins.allSatisfy(members.contains) else { throw MLSError(.invalidGroupData, "every admin must be a member of the group") }

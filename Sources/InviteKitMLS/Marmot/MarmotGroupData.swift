@@ -18,7 +18,7 @@ import InviteKitCrypto
 ///   are written sorted and unique; the reader accepts any order but refuses duplicates.
 /// - ``MarmotWireProfile/current``: app components in the GroupContext's `app_data_dictionary`
 ///   (``MarmotGroupData+Components.swift``): profile `0x8001`, image `0x8002`, admins `0x8003`,
-///   routing `0x8004`, retention `0x8005`, lifecycle `0x800c`, and the policies this member carries
+///   routing `0x8004`, retention `0x8005`, lifecycle `0x800c`, invite links `0x800e`, and the policies this member carries
 ///   without acting on them (`0x8006`, `0x800b`).
 public struct MarmotGroupData: Sendable {
     /// The version MDK 0.8.0 writes.
@@ -51,6 +51,9 @@ public struct MarmotGroupData: Sendable {
     public var retentionSeconds: UInt64?
     /// `0x800c` (current profile; `nil` for a group that predates it).
     public var lifecycle: GroupLifecycleV1?
+    /// `0x800e`, the invite-link generations (current profile; `nil` until a Commit enables the
+    /// feature, after which it stays, possibly empty; PROTOCOL §5.14.14).
+    public var inviteLinks: InviteLinksV1?
     /// Components this member carries and validates without acting on them (`0x8006`, `0x800b`,
     /// `0x8007`), by id, in their wire bytes (current profile).
     public var carriedComponents: [UInt16: [UInt8]]
@@ -167,7 +170,7 @@ extension MarmotGroupData: Equatable {
             }
         }
         return a.profile == b.profile && a.version == b.version && a.imageMediaType == b.imageMediaType && a.retentionSeconds == b.retentionSeconds
-            && a.lifecycle == b.lifecycle && a.carriedComponents == b.carriedComponents && a.requiredComponents == b.requiredComponents
+            && a.lifecycle == b.lifecycle && a.inviteLinks == b.inviteLinks && a.carriedComponents == b.carriedComponents && a.requiredComponents == b.requiredComponents
             && a.nostrGroupID == b.nostrGroupID && a.name == b.name && a.description == b.description
             && a.admins == b.admins && a.relays == b.relays && a.imageHash == b.imageHash && a.imageNonce == b.imageNonce
             && same(a.imageKey, b.imageKey) && same(a.imageUploadKey, b.imageUploadKey)

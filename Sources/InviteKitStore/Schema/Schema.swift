@@ -1,7 +1,7 @@
 /// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
 /// migration: add the next one.
 enum Schema {
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10]
 
     static var currentVersion: Int { migrations.last!.version }
 
@@ -286,6 +286,43 @@ enum Schema {
             group_id TEXT PRIMARY KEY REFERENCES groups(id) ON DELETE CASCADE,
             last_update_at INTEGER NOT NULL,
             last_update_seq INTEGER NOT NULL
+        )
+        """,
+    ])
+
+    static let v10 = Migration(version: 10, name: "invite_links_admin", statements: [
+        """
+        CREATE TABLE invite_links (
+            link_id TEXT PRIMARY KEY,
+            group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+            generation BLOB NOT NULL,
+            state TEXT NOT NULL,
+            commit_event_id TEXT,
+            descriptor_event_id TEXT,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        )
+        """,
+        "CREATE INDEX invite_links_by_group ON invite_links(group_id, created_at)",
+        """
+        CREATE TABLE invite_request_ledgers (
+            group_id TEXT PRIMARY KEY REFERENCES groups(id) ON DELETE CASCADE,
+            ledger BLOB NOT NULL,
+            updated_at INTEGER NOT NULL
+        )
+        """,
+        """
+        CREATE TABLE invite_link_approvals (
+            commit_event_id TEXT PRIMARY KEY,
+            group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+            context BLOB NOT NULL,
+            request_hash BLOB NOT NULL,
+            commit_hash BLOB NOT NULL,
+            welcome_hash BLOB NOT NULL,
+            status_relays TEXT NOT NULL,
+            status TEXT NOT NULL,
+            created_at INTEGER NOT NULL,
+            resolved_at INTEGER
         )
         """,
     ])

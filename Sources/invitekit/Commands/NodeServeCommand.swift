@@ -109,6 +109,10 @@ struct NodeServeCommand: AsyncParsableCommand {
         case .groupRelaysChanged(let g, let relays): text = "\(g.prefix(16))… moved to \(relays.joined(separator: " "))"
         case .groupDisbanded(let g): text = "\(g.prefix(16))… was disbanded"
         case .commitRefused(let g, let c, let error): text = "commit \(c.prefix(12))… refused in \(g.prefix(16))…: \(error)"
+        case .inviteLinkCreated(let g, let link): text = "invite link \(link.prefix(12))… active in \(g.prefix(16))…"
+        case .inviteLinkRevoked(let g, let link, let n): text = "invite link \(link.prefix(12))… revoked in \(g.prefix(16))…: \(n) request(s) cancelled"
+        case .inviteRequestReceived(let g, let id, let m): text = "invite request \(id.prefix(12))… from \(NIP19.npub(m)) to \(g.prefix(16))…"
+        case .inviteRequestDecided(let g, let id, let outcome): text = "invite request \(id.prefix(12))… in \(g.prefix(16))…: \(outcome)"
         }
         NodeOutput.emit(json, ["event": "node", "detail": text], text: text)
     }

@@ -8,7 +8,7 @@ extension MarmotGroupData {
     static let knownGroupComponents: Set<UInt16> = [
         ComponentID.groupProfile, ComponentID.blossomImage, ComponentID.adminPolicy, ComponentID.nostrRouting,
         ComponentID.messageRetention, ComponentID.agentTextStream, ComponentID.avatarURL, ComponentID.encryptedMediaV2,
-        ComponentID.lifecycle, ComponentID.inviteKitTreeChunks,
+        ComponentID.lifecycle, ComponentID.inviteLinks, ComponentID.inviteKitTreeChunks,
     ]
 
     /// `true` when the group negotiated InviteKit's out-of-band ratchet tree (PROTOCOL §5.11): its
@@ -24,6 +24,7 @@ extension MarmotGroupData {
         var ids: [UInt16] = [ComponentID.accountIdentityProof, ComponentID.groupProfile, ComponentID.adminPolicy, ComponentID.nostrRouting]
         if retentionSeconds != nil { ids.append(ComponentID.messageRetention) }
         if lifecycle != nil { ids.append(ComponentID.lifecycle) }
+        if inviteLinks != nil { ids.append(ComponentID.inviteLinks) }
         ids += carriedComponents.keys.filter { !Self.optionalGroupComponents.contains($0) }
         if requiredComponents.contains(ComponentID.inviteKitTreeChunks) { ids.append(ComponentID.inviteKitTreeChunks) }
         return ComponentsList(ids)
@@ -43,6 +44,7 @@ extension MarmotGroupData {
         }
         if let retentionSeconds { d.set(ComponentID.messageRetention, MessageRetentionV1(seconds: retentionSeconds).encoded) }
         if let lifecycle { d.set(ComponentID.lifecycle, lifecycle.encoded) }
+        if let inviteLinks { d.set(ComponentID.inviteLinks, inviteLinks.encoded) }
         for (id, bytes) in carriedComponents { d.set(id, bytes) }
         if requiredComponents.contains(ComponentID.inviteKitTreeChunks) { d.set(ComponentID.inviteKitTreeChunks, []) }
         return d
@@ -131,6 +133,7 @@ extension MarmotGroupData {
         }
         retentionSeconds = try d[ComponentID.messageRetention].map { try MessageRetentionV1(decoding: $0).seconds }
         lifecycle = try d[ComponentID.lifecycle].map { try GroupLifecycleV1(decoding: $0) }
+        inviteLinks = try d[ComponentID.inviteLinks].map { try InviteLinksV1(decoding: $0) }
         for id in [ComponentID.agentTextStream, ComponentID.encryptedMediaV2, ComponentID.avatarURL] {
             if let bytes = d[id] { carriedComponents[id] = bytes }
         }

@@ -48,7 +48,7 @@ public struct InviteLinkGeneration: Sendable {
         self.init(entry: entry, code: code, preview: nil, inboxPrivateKey: key)
     }
 
-    private init(entry: InviteLinkV1, code: InviteCodeV1, preview: InvitePreviewV1?, inboxPrivateKey: SecureBytes) {
+    init(entry: InviteLinkV1, code: InviteCodeV1, preview: InvitePreviewV1?, inboxPrivateKey: SecureBytes) {
         self.entry = entry
         self.code = code
         self.preview = preview
