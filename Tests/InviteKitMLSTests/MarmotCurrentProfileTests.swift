@@ -162,7 +162,7 @@ final class MarmotCurrentProfileTests: XCTestCase {
         XCTAssertEqual(e.tags[4], ["mls_extensions", "0x0003", "0x0006", "0xf2d1"])
         XCTAssertEqual(e.tags[5], ["mls_proposals", "0x0008", "0x000a"])
         XCTAssertEqual(e.tags[6], ["app_components", "0x8001", "0x8002", "0x8003", "0x8004", "0x8005", "0x8006", "0x8007", "0x8008", "0x8009",
-                                   "0x800b", "0x800c", "0xf1c0"])
+                                   "0x800b", "0x800c", "0x800e", "0xf1c0"])
         XCTAssertEqual(Base64.decode(e.content), MLSMessage(.keyPackage(b.keyPackage)).tlsSerialized)
         XCTAssertEqual(b.keyPackage.extensions.map(\.extensionType), [0x0006])
         XCTAssertEqual(b.keyPackage.leafNode.lifetime, Lifetime(notBefore: UInt64(now) - 3600, notAfter: UInt64(now) + 7_257_600))

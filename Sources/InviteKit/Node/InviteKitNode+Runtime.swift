@@ -147,7 +147,8 @@ extension InviteKitNode {
         let (defaults, joins) = try store.read { tx in (try tx.identity.relays(), try tx.pendingJoins.active()) }
         let groups = Array(registry.values)
         let live = groups.filter { !$0.removed }
-        let gift = Set(defaults + joins.flatMap(\.relays) + groups.flatMap(\.relays)).sorted()
+        // Open invite-link requests' code relays too (PROTOCOL §5.14.14).
+        let gift = Set(defaults + joins.flatMap(\.relays) + groups.flatMap(\.relays) + (try inviteLinkFeedRelays())).sorted()
         return (gift, Set(live.flatMap(\.relays)).sorted(), live.map(\.nostrGroupID).sorted())
     }
 

@@ -25,8 +25,8 @@ public enum ComponentID {
     public static let encryptedMediaV2: UInt16 = 0x800b
     public static let lifecycle: UInt16 = 0x800c
     /// `marmot.group.invite-links.v1` (`app-components/group-invite-links-v1.md`; proposed, not
-    /// adopted; PROTOCOL §5.14): the formats are implemented, the feature is not, so it is not
-    /// advertised in ``currentProfileSupported``. Also the component id of the invite consent
+    /// adopted; PROTOCOL §5.14). Advertised in ``currentProfileSupported``, since a client without
+    /// support cannot join a group that enabled it; also the component id of the invite consent
     /// signature's SafeSignWithLabel.
     public static let inviteLinks: UInt16 = 0x800e
 
@@ -37,10 +37,11 @@ public enum ComponentID {
 
     /// The ids a current-profile InviteKit leaf advertises as supported (its `app_components`
     /// entry): what marmot-app 0.9.14 advertises (`0x0001, 0x8001–0x8009, 0x800b, 0x800c`), so an
-    /// MDK app can put us in any group it creates, and our tree-chunk component.
+    /// MDK app can put us in any group it creates, invite links (a requester's offered leaf must
+    /// support the group's 0x800e) and our tree-chunk component.
     public static let currentProfileSupported: [UInt16] = [
         appComponents, groupProfile, blossomImage, adminPolicy, nostrRouting, messageRetention, agentTextStream, avatarURL,
-        encryptedMediaV1, accountIdentityProof, encryptedMediaV2, lifecycle, inviteKitTreeChunks,
+        encryptedMediaV1, accountIdentityProof, encryptedMediaV2, lifecycle, inviteLinks, inviteKitTreeChunks,
     ]
 
     /// `0x%04x`, the form of every id in tags and proofs.

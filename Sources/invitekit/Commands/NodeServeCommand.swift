@@ -108,6 +108,8 @@ struct NodeServeCommand: AsyncParsableCommand {
         case .groupRelaysChanged(let g, let relays): text = "\(g.prefix(16))… moved to \(relays.joined(separator: " "))"
         case .groupDisbanded(let g): text = "\(g.prefix(16))… was disbanded"
         case .commitRefused(let g, let c, let error): text = "commit \(c.prefix(12))… refused in \(g.prefix(16))…: \(error)"
+        case .inviteLinkRequestQueued, .inviteLinkWithdrawn, .inviteLinkStatus, .inviteLinkJoined, .inviteLinkWelcomeRefused:
+            text = event.description  // invite links, joiner side (PROTOCOL §5.14.14)
         }
         NodeOutput.emit(json, ["event": "node", "detail": text], text: text)
     }

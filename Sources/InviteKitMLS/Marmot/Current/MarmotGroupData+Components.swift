@@ -8,7 +8,7 @@ extension MarmotGroupData {
     static let knownGroupComponents: Set<UInt16> = [
         ComponentID.groupProfile, ComponentID.blossomImage, ComponentID.adminPolicy, ComponentID.nostrRouting,
         ComponentID.messageRetention, ComponentID.agentTextStream, ComponentID.avatarURL, ComponentID.encryptedMediaV2,
-        ComponentID.lifecycle, ComponentID.inviteKitTreeChunks,
+        ComponentID.lifecycle, ComponentID.inviteKitTreeChunks, ComponentID.inviteLinks,
     ]
 
     /// `true` when the group negotiated InviteKit's out-of-band ratchet tree (PROTOCOL §5.11): its
@@ -89,6 +89,8 @@ extension MarmotGroupData {
         case ComponentID.encryptedMediaV2: _ = try EncryptedMediaPolicyV2(decoding: bytes)
         case ComponentID.avatarURL:
             guard bytes.count <= 4096 else { throw MLSError(.invalidComponent, "avatar URL component above 4096 bytes") }
+        // Invite links (PROTOCOL §5.14.1): carried so a joiner can check its consented preview.
+        case ComponentID.inviteLinks: _ = try InviteLinksV1(decoding: bytes)
         default: throw MLSError(.invalidGroupData, "component \(ComponentID.hex(id)) is not carried")
         }
     }
@@ -131,7 +133,7 @@ extension MarmotGroupData {
         }
         retentionSeconds = try d[ComponentID.messageRetention].map { try MessageRetentionV1(decoding: $0).seconds }
         lifecycle = try d[ComponentID.lifecycle].map { try GroupLifecycleV1(decoding: $0) }
-        for id in [ComponentID.agentTextStream, ComponentID.encryptedMediaV2, ComponentID.avatarURL] {
+        for id in [ComponentID.agentTextStream, ComponentID.encryptedMediaV2, ComponentID.avatarURL, ComponentID.inviteLinks] {
             if let bytes = d[id] { carriedComponents[id] = bytes }
         }
         try validateComponents()
