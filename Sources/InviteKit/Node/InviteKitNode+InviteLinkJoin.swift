@@ -186,16 +186,23 @@ extension InviteKitNode {
     public func waitForInviteLinkJoin(_ requestID: String, timeout: Duration? = nil) async throws(InviteKitError) -> InviteLinkJoin {
         try requireOpen()
         let events = events(bufferingNewest: 64)
-        if let done = try inviteLinkJoinResult(requestID) { return try done.get() }
+        let deadline = timeout.map { ContinuousClock.now + $0 }
         wake()
-        _ = await NodeEventWait.first(in: events, timeout: timeout) { e -> Bool? in
-            switch e {
-            case .inviteLinkJoined(let id, _, _), .inviteLinkStatus(let id, _, _), .inviteLinkWithdrawn(let id):
-                return id == requestID ? true : nil
-            default: return nil
+        // Each event about the request is looked at; an `invited` status alone ends no wait.
+        while true {
+            if let done = try inviteLinkJoinResult(requestID) { return try done.get() }
+            let left = deadline.map { $0 - ContinuousClock.now }
+            if let left, left <= .zero { break }
+            let moved = await NodeEventWait.first(in: events, timeout: left) { e -> Bool? in
+                switch e {
+                case .inviteLinkJoined(let id, _, _), .inviteLinkStatus(let id, _, _), .inviteLinkWithdrawn(let id):
+                    return id == requestID ? true : nil
+                default: return nil
+                }
             }
+            try requireOpen()
+            if moved == nil { break }
         }
-        try requireOpen()
         if let done = try inviteLinkJoinResult(requestID) { return try done.get() }
         throw InviteKitError(.timedOut, underlyingCode: "invite_link_join_pending")
     }
