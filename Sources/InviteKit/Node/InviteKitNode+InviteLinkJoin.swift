@@ -105,12 +105,16 @@ extension InviteKitNode {
     /// Stored and queued as ``joinByInviteLink(code:preview:validFor:)`` is; the earlier
     /// KeyPackages stay, so a Welcome for an earlier revision still joins. After revision 7 it
     /// refuses with `store_full` (`invite_capacity`): a new request needs fresh consent; a
-    /// joined, withdrawn or expired request with `invite_revoked` or `invite_expired`.
+    /// joined or withdrawn request with `invite_revoked` (`invite_request_closed`), one past its
+    /// deadline with `invite_expired` (`invite_request_expired`).
     public func refreshInviteLinkRequest(_ requestID: String) throws(InviteKitError) -> InviteLinkJoin {
         try requireOpen()
         let now = currentTime()
         let (joined, revision) = try InviteKitError.mapping { () throws -> (InviteLinkJoin, UInt32) in
             var (record, attempt) = try inviteLinkAttempt(requestID)
+            if attempt.welcome == nil, !attempt.withdrawn, attempt.state(at: UInt64(max(now, 0))) == .expired {
+                throw InviteKitError(.inviteExpired, underlyingCode: "invite_request_expired")
+            }
             let package = try makeInviteLinkKeyPackage(now: now)
             let next = try attempt.refresh(keyPackageRef: package.bundle.reference, transportOffer: package.offer, now: UInt64(max(now, 0)))
             let wrap = try InviteRequestGiftWrap.make(.request(next), account: signingKey, now: now, rng: randomSource)
