@@ -14,7 +14,7 @@ extension InviteKitNode {
     public static let defaultInviteLinkRequestValidity: Int64 = 7 * 24 * 60 * 60
 
     /// Opens an invite link's preview (PROTOCOL §5.14.14, §5.14.4): decodes the `marmot1…` code
-    /// (at most ``InviteCodeV1/maxTextLength`` characters, strictly), asks the code's relays for
+    /// (at most `InviteCodeV1.maxTextLength` characters, strictly), asks the code's relays for
     /// the link's kind 30444 descriptors, and decrypts and verifies the one NIP-01 replacement
     /// order selects (`InvitePreviewDescriptorEvent.select`). **It sends nothing and stores
     /// nothing**: one REQ to the code's relays, no EVENT (`features/group-invite-links.md`
@@ -90,7 +90,6 @@ extension InviteKitNode {
                 try storeInviteLinkKeyPackage(package, codeRelays: code.requestRelays, in: tx, now: now)
                 try tx.inviteLinkJoins.insert(record)
                 try enqueue(wrap, purpose: .inviteLinkRequest, relays: code.requestRelays, in: tx, now: now)
-                tx.failPoint("node.invite_link.consent")
             }
             return InviteLinkJoin(record: record, attempt: attempt, delivery: .queued, now: now)
         }
@@ -265,7 +264,8 @@ extension InviteKitNode {
         let now = currentTime()
         var match: (InviteLinkJoinRecord, InviteLinkJoinAttempt)?
         for record in try store.read({ tx in try tx.inviteLinkJoins.all() }) where record.groupID == nil {
-            let attempt = try InviteLinkJoinAttempt(serialized: record.attempt)
+            // A row that does not restore offered nothing this Welcome could be checked against.
+            guard let attempt = try? InviteLinkJoinAttempt(serialized: record.attempt) else { continue }
             if attempt.requests.contains(where: { named.contains($0.tbs.keyPackageRef) }) { match = (record, attempt); break }
         }
         guard var (record, attempt) = match else { return false }
@@ -371,7 +371,7 @@ extension InviteKitNode {
     }
 
     /// Decodes a `marmot1…` code, surrounding whitespace trimmed: at most
-    /// ``InviteCodeV1/maxTextLength`` characters, then strictly (PROTOCOL §5.14.3); a malformed
+    /// `InviteCodeV1.maxTextLength` characters, then strictly (PROTOCOL §5.14.3); a malformed
     /// one is `invite_invalid` (`invalid_invite_code`).
     public static func decodeInviteLinkCode(_ text: String) throws(InviteKitError) -> InviteCodeV1 {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
