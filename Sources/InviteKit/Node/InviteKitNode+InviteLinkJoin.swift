@@ -90,6 +90,7 @@ extension InviteKitNode {
                 try storeInviteLinkKeyPackage(package, codeRelays: code.requestRelays, in: tx, now: now)
                 try tx.inviteLinkJoins.insert(record)
                 try enqueue(wrap, purpose: .inviteLinkRequest, relays: code.requestRelays, in: tx, now: now)
+                tx.failPoint("node.invite_link.consent.before_commit")
             }
             return InviteLinkJoin(record: record, attempt: attempt, delivery: .queued, now: now)
         }

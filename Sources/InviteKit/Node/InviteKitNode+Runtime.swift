@@ -336,6 +336,8 @@ extension InviteKitNode {
                 writes += 1
                 // The relay has the Commit; its `OK` is not recorded yet.
                 if purpose == .commit { FailPoint.hit("node.flush.before_commit_ok") }
+                // An invite-link request the relay has, its `OK` not recorded: an uncertain publication.
+                if purpose == .inviteLinkRequest { FailPoint.hit("node.flush.before_invite_link_request_ok") }
                 switch outcome {
                 case .accepted(let ok):
                     try relayAnswered(eventID, relay: relay, accepted: true, message: ok.message)
