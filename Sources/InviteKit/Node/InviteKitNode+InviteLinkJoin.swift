@@ -73,15 +73,15 @@ extension InviteKitNode {
         try Self.requireUnexpired(preview, now: now)
         guard preview.matches(code) else { throw InviteKitError(.inviteInvalid, underlyingCode: "invalid_invite_preview") }
         let joined = try InviteKitError.mapping { () throws -> InviteLinkJoin in
+            let (validUntil, overflow) = now.addingReportingOverflow(validFor)
+            guard validFor > 0, !overflow, validUntil > 0 else { throw MLSError(.invalidInviteRecord, "the request's deadline must be ahead") }
             let requestID = randomSource.bytes(32)
             let package = try makeInviteLinkKeyPackage(now: now)
-            let (validUntil, overflow) = now.addingReportingOverflow(validFor)
-            guard validFor > 0, !overflow else { throw MLSError(.invalidInviteRecord, "the request's deadline must be ahead") }
             let attempt = try InviteLinkJoinAttempt.consent(code: code, preview: preview, requestID: requestID,
                                                             account: signingKey.publicKey.rawRepresentation,
                                                             consentKey: package.bundle.signaturePrivateKey,
                                                             keyPackageRef: package.bundle.reference, transportOffer: package.offer,
-                                                            validUntil: UInt64(validUntil), now: UInt64(now))
+                                                            validUntil: UInt64(validUntil), now: UInt64(max(now, 0)))
             let wrap = try InviteRequestGiftWrap.make(.request(attempt.requests[0]), account: signingKey, now: now, rng: randomSource)
             let record = InviteLinkJoinRecord(requestID: Hex.encode(requestID), linkID: Hex.encode(code.linkID), codeRelays: code.requestRelays,
                                               attempt: attempt.serialized(), state: InviteLinkJoin.status(of: attempt, now: now).rawValue,
