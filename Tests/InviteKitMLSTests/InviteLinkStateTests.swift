@@ -126,6 +126,7 @@ final class InviteLinkStateTests: XCTestCase {
 
     func testComponentIDRegistered() {
         XCTAssertEqual(ComponentID.inviteLinks, 0x800e)
+        // Advertised: a requester's offered leaf must support a group's 0x800e to be added.
         XCTAssertTrue(ComponentID.currentProfileSupported.contains(ComponentID.inviteLinks))
     }
 }

@@ -15,6 +15,13 @@
 //   invitekit-node-app hand HOME GROUP TEXT       a second process: hands a send to the serving
 //                                                 node, prints SERVED, ANSWER <event id> <status>,
 //                                                 HISTORY <n> (lock-free reads), or ERROR <code>
+//
+// And the requester of an invite link (PROTOCOL §5.14.16), whose code names CODE_RELAY (the
+// connector takes it to RELAY):
+//
+//   invitekit-node-app link-joiner HOME RELAY CODE CODE_RELAY   previews and consents unless the
+//                                                 home has a request already, prints REQUEST <id>,
+//                                                 then JOINED <group> once a Welcome matched
 import Foundation
 import InviteKit
 
@@ -27,6 +34,7 @@ enum NodeApp {
             let home = StoreHome(directory: args[2])
             if args[1] == "hand", args.count == 5 { return try await hand(NodeHome(home), group: args[3], text: args[4]) }
             if !home.exists { try InviteKitNode.initialize(home: home, relays: [args[3]]) }
+            if args[1] == "link-joiner", args.count == 6 { return try await linkJoiner(home, relay: args[3], code: args[4], codeRelay: args[5]) }
             let node = try InviteKitNode(home: home, configuration: .init(relayTimeout: .seconds(5), idleInterval: .milliseconds(200)))
             if args[1] == "serve" { return try await serve(node) }
             let runner = node.runInBackground()
@@ -45,6 +53,25 @@ enum NodeApp {
         } catch {
             fail("error: \(error)")
         }
+    }
+
+    /// An invite link's requester that survives `kill -9`: what it did is read back from its home
+    /// on each start, so a restart neither loses the request nor sends another.
+    static func linkJoiner(_ home: StoreHome, relay: String, code: String, codeRelay: String) async throws {
+        let node = try InviteKitNode(home: home, configuration: .init(relayTimeout: .seconds(5), idleInterval: .milliseconds(200), connector: { url in
+            WebSocketRelayClient(url: url == codeRelay ? relay : url)
+        }))
+        var requestID = try await node.inviteLinkJoins().first?.requestID
+        if requestID == nil {
+            let opened = try await node.previewInviteLink(code: code)
+            requestID = try await node.joinByInviteLink(code: code, preview: opened.preview).requestID
+        }
+        guard let requestID else { fail("no request") }
+        say("REQUEST \(requestID)")
+        let runner = node.runInBackground()
+        let joined = try await node.waitForInviteLinkJoin(requestID, timeout: .seconds(90))
+        say("JOINED \(joined.groupID ?? "")")
+        runner.cancel()
     }
 
     /// Owns the home: makes a group, then serves the home until killed.

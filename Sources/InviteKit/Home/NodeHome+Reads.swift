@@ -87,7 +87,7 @@ extension NodeHome {
     }
 
     /// The home's database for reading; `home_unavailable` when the home has no identity.
-    private func open() throws -> Store {
+    func open() throws -> Store {
         guard home.exists else {
             throw InviteKitError(.homeUnavailable, underlyingCode: "no_identity", context: "no identity in \(home.directory)")
         }

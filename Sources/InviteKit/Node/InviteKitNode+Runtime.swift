@@ -152,7 +152,8 @@ extension InviteKitNode {
         let (defaults, joins) = try store.read { tx in (try tx.identity.relays(), try tx.pendingJoins.active()) }
         let groups = Array(registry.values)
         let live = groups.filter { !$0.removed }
-        let gift = Set(defaults + joins.flatMap(\.relays) + groups.flatMap(\.relays)).sorted()
+        // Open invite-link requests' code relays too (PROTOCOL §5.14.16).
+        let gift = Set(defaults + joins.flatMap(\.relays) + groups.flatMap(\.relays) + (try inviteLinkFeedRelays())).sorted()
         return (gift, Set(live.flatMap(\.relays)).sorted(), live.map(\.nostrGroupID).sorted())
     }
 
@@ -349,6 +350,8 @@ extension InviteKitNode {
                 writes += 1
                 // The relay has the Commit; its `OK` is not recorded yet.
                 if purpose == .commit { FailPoint.hit("node.flush.before_commit_ok") }
+                // An invite-link request the relay has, its `OK` not recorded: an uncertain publication.
+                if purpose == .inviteLinkRequest { FailPoint.hit("node.flush.before_invite_link_request_ok") }
                 switch outcome {
                 case .accepted(let ok):
                     try relayAnswered(eventID, relay: relay, accepted: true, message: ok.message)

@@ -301,6 +301,13 @@ public actor InviteKitNode {
     func handleGiftWrap(_ wrap: NostrEvent) throws -> JoinDecision? {
         if try store.read({ tx in try tx.processedRequests.contains(wrapID: wrap.id) }) { return .ignored(.duplicate) }
         guard let gift = try? GiftWrap.unwrap(wrap, recipient: key) else { return nil }
+        // Invite links, joiner side (PROTOCOL §5.14.16): an admin's status, or a Welcome for a
+        // KeyPackage an invite-link request offered, checked against the consented preview.
+        if gift.rumor.kind == InviteLinkNostr.statusKind {
+            try handleInviteLinkStatus(gift, wrap: wrap)
+            return .ignored(.notAJoinRequest)
+        }
+        if gift.rumor.kind == MarmotProfile.welcomeKind, try handleInviteLinkWelcome(gift, wrap: wrap) { return .ignored(.notAJoinRequest) }
         if let message = try? SealedMessage(gift) {
             switch message {
             case .welcome, .inviteJoinError:

@@ -96,6 +96,21 @@ public enum NodeEvent: Sendable {
     /// An admin decision on a request took effect: `invited` once the Add Commit was applied,
     /// `declined` when declined.
     case inviteRequestDecided(groupID: String, requestID: String, outcome: InviteStatusV1.Outcome)
+
+    // Joins through invite links (PROTOCOL §5.14.16); `requestID` is `InviteLinkJoin.requestID`.
+    /// A request revision (0 after the user's consent, then each refresh) was stored and queued
+    /// for the code's relays.
+    case inviteLinkRequestQueued(requestID: String, revision: UInt32)
+    /// The request was withdrawn; the withdrawal is queued for the code's relays.
+    case inviteLinkWithdrawn(requestID: String)
+    /// An admin's status claim (`author`, hex) about the request arrived.
+    case inviteLinkStatus(requestID: String, author: String, outcome: InviteStatusV1.Outcome)
+    /// A Welcome matching the consented preview was processed: the group is joined.
+    /// `associated` once an `invited` status from its inviter names it (PROTOCOL §5.14.11).
+    case inviteLinkJoined(requestID: String, groupID: String, associated: Bool)
+    /// A Welcome for the request's KeyPackage was not used (`invite_preview_mismatch`: its group's
+    /// link entry is not the preview consented to); nothing was stored and the KeyPackage is kept.
+    case inviteLinkWelcomeRefused(requestID: String, error: InviteKitError)
 }
 
 extension NodeEvent: CustomStringConvertible {
@@ -107,13 +122,14 @@ extension NodeEvent: CustomStringConvertible {
              .approvalRequested(let id, _, _), .bufferedEventsEvicted(let id, _), .messagesExpired(let id, _),
              .groupProfileChanged(let id, _, _), .adminsChanged(let id, _), .groupRelaysChanged(let id, _), .groupDisbanded(let id),
              .commitRefused(let id, _, _), .inviteLinkCreated(let id, _), .inviteLinkRevoked(let id, _, _),
-             .inviteRequestReceived(let id, _, _), .inviteRequestDecided(let id, _, _):
+             .inviteRequestReceived(let id, _, _), .inviteRequestDecided(let id, _, _), .inviteLinkJoined(_, let id, _):
             return id
         case .messageReceived(let m), .messageQueued(let m):
             return m.groupID
         case .joinRequestDecided(_, let id, _):
             return id
-        case .running, .joinRefused, .welcomeFailed, .eventRejected, .published, .relayProblem:
+        case .running, .joinRefused, .welcomeFailed, .eventRejected, .published, .relayProblem,
+             .inviteLinkRequestQueued, .inviteLinkWithdrawn, .inviteLinkStatus, .inviteLinkWelcomeRefused:
             return nil
         }
     }
@@ -152,6 +168,12 @@ extension NodeEvent: CustomStringConvertible {
         case .inviteLinkRevoked(let group, let link, let n): return "invite link \(link) revoked in \(group) (\(n) requests cancelled)"
         case .inviteRequestReceived(let group, let request, _): return "invite request \(request) received in \(group)"
         case .inviteRequestDecided(let group, let request, let outcome): return "invite request \(request) \(outcome) in \(group)"
+        case .inviteLinkRequestQueued(let request, let revision): return "invite link request \(request) revision \(revision) queued"
+        case .inviteLinkWithdrawn(let request): return "invite link request \(request) withdrawn"
+        case .inviteLinkStatus(let request, let author, let outcome): return "invite link request \(request): \(outcome) from \(author)"
+        case .inviteLinkJoined(let request, let group, let associated):
+            return "joined \(group) through invite link request \(request)\(associated ? "" : " (status not yet received)")"
+        case .inviteLinkWelcomeRefused(let request, let error): return "Welcome for invite link request \(request) refused: \(error)"
         }
     }
 }

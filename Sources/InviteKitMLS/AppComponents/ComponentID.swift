@@ -25,8 +25,9 @@ public enum ComponentID {
     public static let encryptedMediaV2: UInt16 = 0x800b
     public static let lifecycle: UInt16 = 0x800c
     /// `marmot.group.invite-links.v1` (`app-components/group-invite-links-v1.md`; proposed, not
-    /// adopted; PROTOCOL §5.14), advertised in ``currentProfileSupported`` since the group engine
-    /// commits and checks it (PROTOCOL §5.14.14). Also the component id of the invite consent
+    /// adopted; PROTOCOL §5.14), advertised in ``currentProfileSupported``: the group engine
+    /// commits and checks it (PROTOCOL §5.14.14), and a client without support cannot join a group
+    /// that enabled it. Also the component id of the invite consent
     /// signature's SafeSignWithLabel.
     public static let inviteLinks: UInt16 = 0x800e
 
@@ -37,7 +38,8 @@ public enum ComponentID {
 
     /// The ids a current-profile InviteKit leaf advertises as supported (its `app_components`
     /// entry): what marmot-app 0.9.14 advertises (`0x0001, 0x8001–0x8009, 0x800b, 0x800c`), so an
-    /// MDK app can put us in any group it creates, invite links (`0x800e`) and our tree-chunk component.
+    /// MDK app can put us in any group it creates, invite links (a requester's offered leaf must
+    /// support the group's 0x800e) and our tree-chunk component.
     public static let currentProfileSupported: [UInt16] = [
         appComponents, groupProfile, blossomImage, adminPolicy, nostrRouting, messageRetention, agentTextStream, avatarURL,
         encryptedMediaV1, accountIdentityProof, encryptedMediaV2, lifecycle, inviteLinks, inviteKitTreeChunks,

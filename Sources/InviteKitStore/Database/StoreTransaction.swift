@@ -23,6 +23,7 @@ package struct StoreTransaction {
     package var readState: GroupReadStateTable { GroupReadStateTable(db: db) }
     package var selfUpdates: GroupSelfUpdatesTable { GroupSelfUpdatesTable(db: db) }
     package var inviteLinks: InviteLinksTable { InviteLinksTable(db: db) }
+    package var inviteLinkJoins: InviteLinkJoinsTable { InviteLinkJoinsTable(db: db) }
 
     /// Kills the process here when `name` is the armed fail point (tests only; a no-op otherwise).
     package func failPoint(_ name: String) { FailPoint.hit(name) }

@@ -26,4 +26,7 @@ public struct OutboundPurpose: RawRepresentable, Hashable, Sendable, Expressible
     public static let leave: OutboundPurpose = "leave"
     /// The account's relay lists (kinds 10002 and 10050, PROTOCOL §5.12.6).
     public static let relayList: OutboundPurpose = "relay_list"
+    /// A requester's gift-wrapped invite-link request, refresh or withdrawal (kind 459,
+    /// PROTOCOL §5.14.12), to the code's inbox on the code's relays.
+    public static let inviteLinkRequest: OutboundPurpose = "invite_link_request"
 }

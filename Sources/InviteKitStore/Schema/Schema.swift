@@ -1,7 +1,7 @@
 /// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
 /// migration: add the next one.
 enum Schema {
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11]
 
     static var currentVersion: Int { migrations.last!.version }
 
@@ -325,5 +325,27 @@ enum Schema {
             resolved_at INTEGER
         )
         """,
+    ])
+
+    /// A requester's joins through invite links (docs/storage.md §6; PROTOCOL §5.14.16): one row
+    /// per request context, the sealed attempt (consent key, bearer, preview at consent, revision
+    /// chain, notices, matched Welcome) beside the columns its listing and lookups need.
+    static let v11 = Migration(version: 11, name: "invite_link_joins", statements: [
+        """
+        CREATE TABLE invite_link_joins (
+            request_id TEXT PRIMARY KEY,
+            link_id TEXT NOT NULL,
+            code_relays TEXT NOT NULL,
+            attempt BLOB NOT NULL,
+            state TEXT NOT NULL,
+            valid_until INTEGER NOT NULL,
+            last_request_event_id TEXT NOT NULL,
+            group_id TEXT,
+            failure TEXT,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL
+        )
+        """,
+        "CREATE INDEX invite_link_joins_by_created ON invite_link_joins(created_at, request_id)",
     ])
 }

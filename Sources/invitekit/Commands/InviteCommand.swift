@@ -10,7 +10,7 @@ struct InviteCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "invite", abstract: "Create, decode, verify and render group invites (Whistle codes, signed invites); a node's invites and join requests.",
         subcommands: [Create.self, Decode.self, Verify.self, QR.self, ApprovalURLCommand.self, ParseApproval.self,
-                      Revoke.self, Requests.self, Approve.self, Decline.self])
+                      Revoke.self, Requests.self, Approve.self, Decline.self, Link.self])
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case whistle, signed

@@ -91,6 +91,8 @@ extension MarmotGroupData {
         case ComponentID.encryptedMediaV2: _ = try EncryptedMediaPolicyV2(decoding: bytes)
         case ComponentID.avatarURL:
             guard bytes.count <= 4096 else { throw MLSError(.invalidComponent, "avatar URL component above 4096 bytes") }
+        // Invite links (PROTOCOL §5.14.1): carried so a joiner can check its consented preview.
+        case ComponentID.inviteLinks: _ = try InviteLinksV1(decoding: bytes)
         default: throw MLSError(.invalidGroupData, "component \(ComponentID.hex(id)) is not carried")
         }
     }

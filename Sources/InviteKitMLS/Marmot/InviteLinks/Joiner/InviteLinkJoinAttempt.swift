@@ -23,12 +23,12 @@ public struct InviteLinkJoinAttempt: Sendable {
     /// The preview the user saw when consenting; never swapped for a newer descriptor.
     public let previewAtConsent: InvitePreviewV1
     /// The revision chain this device signed, revision zero first.
-    public private(set) var requests: [InviteRequestV1]
-    public private(set) var withdrawn = false
+    public internal(set) var requests: [InviteRequestV1]
+    public internal(set) var withdrawn = false
     /// Every status received for this context, in arrival order (bounded by the caller's transport).
-    public private(set) var notices: [Notice] = []
+    public internal(set) var notices: [Notice] = []
     /// The validated Welcome's hash, its inviter and group, once one matched.
-    public private(set) var welcome: (hash: [UInt8], inviter: [UInt8], groupID: [UInt8], keyPackageRef: [UInt8])?
+    public internal(set) var welcome: (hash: [UInt8], inviter: [UInt8], groupID: [UInt8], keyPackageRef: [UInt8])?
     let bearer: SecureBytes
     let consentKey: Ed25519.PrivateKey
 
@@ -40,7 +40,7 @@ public struct InviteLinkJoinAttempt: Sendable {
                                consentKey: Ed25519.PrivateKey, keyPackageRef: [UInt8], transportOffer: [UInt8],
                                validUntil: UInt64, now: UInt64) throws -> InviteLinkJoinAttempt {
         guard preview.matches(code) else { throw MLSError(.invalidInvitePreview, "the preview is not the code's") }
-        guard preview.expiresAt == 0 || now < preview.expiresAt else { throw MLSError(.expired, "the invite link has expired") }
+        guard !preview.isExpired(at: now) else { throw MLSError(.expired, "the invite link has expired") }
         guard validUntil > now, validUntil - now <= InviteLinkLimits.maxDeadlineAhead else {
             throw MLSError(.invalidInviteRecord, "valid_until must be within thirty days ahead")
         }
@@ -52,7 +52,8 @@ public struct InviteLinkJoinAttempt: Sendable {
         return InviteLinkJoinAttempt(context: context, previewAtConsent: preview, requests: [request], bearer: code.bearer, consentKey: consentKey)
     }
 
-    private init(context: InviteRequestContextV1, previewAtConsent: InvitePreviewV1, requests: [InviteRequestV1],
+    // Internal, not private: `InviteLinkJoinAttempt+Serialization.swift` restores through it.
+    init(context: InviteRequestContextV1, previewAtConsent: InvitePreviewV1, requests: [InviteRequestV1],
                  bearer: SecureBytes, consentKey: Ed25519.PrivateKey) {
         self.context = context
         self.previewAtConsent = previewAtConsent
