@@ -29,7 +29,7 @@ struct InviteLinkTestAdmin {
         self.generation = try generation ?? InviteLinkGeneration.create(name: name, description: "weekend walks", expiresAt: expiresAt,
                                                                       approvalMode: .manual, requestRelays: codeRelays, rng: rng)
         var data = group.groupData
-        data.carriedComponents[ComponentID.inviteLinks] = try InviteLinksV1(links: [try entry?(self.generation) ?? self.generation.entry]).encoded
+        data.inviteLinks = try InviteLinksV1(links: [try entry?(self.generation) ?? self.generation.entry])
         let policy = try group.commit(groupData: data, now: now, rng: rng)
         _ = try group.confirmPublished(policy, acknowledgedBy: ["wss://admin.invitekit.test"], now: now)
     }
