@@ -14,6 +14,10 @@ final class NodeHomeInboxFormatTests: XCTestCase {
             .update(group: "g"), .leave(group: "g"), .join(url: "https://x.example/i"), .join(url: nil),
             .react(group: "g", message: "ab12", emoji: "👍"), .reply(group: "g", message: "ab12", text: "yes, and"),
             .edit(group: "g", message: "ab12", text: "fixed"), .delete(group: "g", message: "ab12"), .retention(group: "g", seconds: 86_400),
+            .createLink(group: "g", automatic: true, expiresIn: 3600, name: "Club", description: "line\nbreak", relays: ["wss://a.example", "wss://b.example"]),
+            .createLink(group: "g", automatic: false, expiresIn: nil, name: nil, description: "", relays: []),
+            .revokeLink(group: "g", link: "ab12"), .decideLinkRequest(group: "g", request: "cd34", approve: true),
+            .decideLinkRequest(group: "g", request: "cd34", approve: false),
         ]
         for r in requests { XCTAssertEqual(NodeHomeRequest(fields: r.fields), r) }
         // The CLI's earlier files: `add` joins several members with commas.

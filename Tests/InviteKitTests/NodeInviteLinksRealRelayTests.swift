@@ -73,7 +73,8 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
 
     /// Publishes a KeyPackage, reads the link's descriptor from its relay as the code says, and
     /// consents: returns the request wrap, not yet sent.
-    private func request(_ r: inout Requester, code: InviteCodeV1) async throws -> NostrEvent {
+    /// `seen`: a preview read earlier (a revoked link's descriptor is deleted, §5.14.15).
+    private func request(_ r: inout Requester, code: InviteCodeV1, seen: InvitePreviewV1? = nil) async throws -> NostrEvent {
         let now = UnixTime.now()
         let (event, bundle) = try KeyPackageEvent.create(nostrKey: r.account, relays: [relay.url], lastResort: false, now: now)
         try r.store.save(bundle)
@@ -82,7 +83,7 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         try await publish(try RelayList.inbox([relay.url], createdAt: now).signed(by: r.account))
         let descriptors = await fetch(NostrFilter(authors: [Hex.encode(code.inboxPublicKey)], kinds: [InviteLinkNostr.descriptorKind])
             .tag("d", [Hex.encode(code.linkID)]))
-        let preview = try XCTUnwrap(InvitePreviewDescriptorEvent.select(descriptors, code: code)?.preview, "descriptor published")
+        let preview = try XCTUnwrap(seen ?? InvitePreviewDescriptorEvent.select(descriptors, code: code)?.preview, "descriptor published")
         let offer = try NostrInviteOfferV1(keyPackageEventID: try XCTUnwrap(Hex.decode(event.id, count: 32)), welcomeHints: [])
         let attempt = try InviteLinkJoinAttempt.consent(code: code, preview: preview, requestID: SystemRandom().bytes(32),
                                                         account: r.account.publicKey.rawRepresentation, consentKey: bundle.signaturePrivateKey,
@@ -209,8 +210,12 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         XCTAssertEqual(states.first { $0.requester == joe.account.publicKey }?.state, .realized)
         let listed = try await ada.inviteLinks(in: group.id).first { $0.linkID == manual.linkID }?.state
         XCTAssertEqual(listed, .retired)
+        let deleted = try await waitFor {
+            await self.fetch(NostrFilter(authors: [Hex.encode(manual.code.inboxPublicKey)], kinds: [InviteLinkNostr.descriptorKind])).isEmpty
+        }
+        XCTAssertTrue(deleted, "the revoked link's descriptor was deleted")
         var ned = Requester()
-        let late = try await request(&ned, code: manual.code)
+        let late = try await request(&ned, code: manual.code, seen: try XCTUnwrap(mia.attempt).previewAtConsent)
         await refused(.inviteRevoked, "a request to a revoked link") { _ = try await ada.handleInviteRequestWrap(late) }
         let nedListed = try await ada.inviteRequests(in: group.id).contains { $0.requester == ned.account.publicKey }
         XCTAssertFalse(nedListed)

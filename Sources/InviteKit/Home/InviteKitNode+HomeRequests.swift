@@ -58,7 +58,32 @@ extension InviteKitNode {
         case .pin(_, let pinned): return try setPinned(pinned, groupID: row.id).pinned ? "pinned" : "unpinned"
         case .markRead(_, let event): return "\(try markRead(row.id, upTo: event).unreadCount)"
         case .join: return ""
+        case .createLink(_, let automatic, let expiresIn, let name, let description, let relays):
+            let expiresAt = try Self.linkExpiry(expiresIn, now: currentTime())
+            return try await whileRunning { node -> Result<NodeInviteLink, InviteKitError> in
+                do throws(InviteKitError) {
+                    return .success(try await node.createInviteLink(in: row.id, approval: automatic ? .automatic : .manual, expiresAt: expiresAt, name: name,
+                                                                    description: description, requestRelays: relays.isEmpty ? nil : relays))
+                } catch { return .failure(error) }
+            }.get().code.bech32m
+        case .revokeLink(_, let link):
+            return try await whileRunning { node -> Result<String, InviteKitError> in
+                do throws(InviteKitError) { return .success(try await node.revokeInviteLink(link, in: row.id)) } catch { return .failure(error) }
+            }.get()
+        case .decideLinkRequest(_, let request, let approve):
+            return try await decideInviteRequest(request, in: row.id, approve: approve) ?? "declined"
         }
+    }
+
+    /// A link's `expires_at` for a lifetime of `seconds` from `now` (`nil`: 0, no expiry); a
+    /// lifetime that is not ahead is `invite_invalid` (`invalid_expiry`).
+    static func linkExpiry(_ seconds: Int64?, now: Int64) throws(InviteKitError) -> UInt64 {
+        guard let seconds else { return 0 }
+        let (at, overflow) = now.addingReportingOverflow(seconds)
+        guard seconds > 0, !overflow, at > 0 else {
+            throw InviteKitError(.inviteInvalid, underlyingCode: "invalid_expiry", context: "a link's lifetime must be a positive number of seconds")
+        }
+        return UInt64(at)
     }
 
     /// Runs `body` with ``run()`` driving this node meanwhile: started here when it is not
@@ -67,6 +92,12 @@ extension InviteKitNode {
     func whileRunning<T: Sendable>(_ body: (InviteKitNode) async -> T) async -> T {
         if isRunning { return await body(self) }
         let driver = runInBackground()
+        // run() marks the node running once it gets the actor; link calls check that mark.
+        var waited = 0
+        while !isRunning, waited < 500 {
+            try? await Task.sleep(for: .milliseconds(10))
+            waited += 1
+        }
         let result = await body(self)
         driver.cancel()
         _ = await driver.result

@@ -1,4 +1,5 @@
 import Foundation
+import InviteKitMLS
 import InviteKitStore
 
 /// Handing work to the node that owns a home, from any process.
@@ -163,7 +164,13 @@ extension NodeHome {
         case .decided:
             switch request {
             case .send, .react, .reply, .edit, .delete, .leave: return try published()
-            case .add, .remove, .update, .approve, .retention, .rename, .describe, .promote, .demote, .relays, .disband:
+            case .createLink:
+                // The answer is the code; the link's descriptor is released by its policy Commit.
+                guard drivenHere, let code = try? InviteCodeV1(bech32m: answer),
+                      let commit = try tx.inviteLinks.get(linkID: Hex.encode(code.linkID))?.commitEventID else { return true }
+                return try tx.outbound.unfinishedReleased(by: commit) == 0
+            case .decideLinkRequest(_, _, approve: false): return true
+            case .add, .remove, .update, .approve, .retention, .rename, .describe, .promote, .demote, .relays, .disband, .revokeLink, .decideLinkRequest:
                 let status = try tx.pendingCommits.get(commitEventID: answer)?.status ?? .waiting
                 // Driving the node itself, the process also stays until the Commit's released
                 // events (tree chunks, Welcomes) reached a relay: nobody else would send them now.

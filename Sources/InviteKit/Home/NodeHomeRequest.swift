@@ -51,6 +51,15 @@ public enum NodeHomeRequest: Sendable, Hashable {
     case pin(group: String, pinned: Bool)
     /// Marks the group read up to a message, or its newest (``InviteKitNode/markRead(_:upTo:)``); answers the unread count.
     case markRead(group: String, event: String?)
+    /// Creates an invite link (``InviteKitNode/createInviteLink(in:approval:expiresAt:name:description:requestRelays:timeout:)``),
+    /// valid for `expiresIn` seconds (`nil`: no expiry), on `relays` (empty: the group's `wss://`
+    /// ones); answers its `marmot1…` code.
+    case createLink(group: String, automatic: Bool, expiresIn: Int64?, name: String?, description: String, relays: [String])
+    /// Revokes an invite link (``InviteKitNode/revokeInviteLink(_:in:timeout:)``); answers the Commit's id.
+    case revokeLink(group: String, link: String)
+    /// Approves or declines an invite-link request (``InviteKitNode/decideInviteRequest(_:in:approve:)``);
+    /// answers the approval's Commit id, or `declined`.
+    case decideLinkRequest(group: String, request: String, approve: Bool)
     /// Starts a join through an invite URL (``InviteKitNode/startJoin(invite:name:)``), or with
     /// `nil` names the latest pending join; answers the join's id.
     case join(url: String?)
@@ -61,7 +70,8 @@ public enum NodeHomeRequest: Sendable, Hashable {
         case .send(let g, _), .react(let g, _, _), .reply(let g, _, _), .edit(let g, _, _), .delete(let g, _), .retention(let g, _), .revoke(let g),
              .invite(let g, _, _, _), .approve(let g, _), .decline(let g, _), .add(let g, _),
              .remove(let g, _), .update(let g), .leave(let g), .rename(let g, _), .describe(let g, _), .promote(let g, _), .demote(let g, _),
-             .relays(let g, _), .disband(let g), .mute(let g, _), .pin(let g, _), .markRead(let g, _):
+             .relays(let g, _), .disband(let g), .mute(let g, _), .pin(let g, _), .markRead(let g, _), .createLink(let g, _, _, _, _, _),
+             .revokeLink(let g, _), .decideLinkRequest(let g, _, _):
             return g
         case .join: return ""
         }
@@ -72,7 +82,8 @@ public enum NodeHomeRequest: Sendable, Hashable {
     /// group's Commit in flight before it builds its own. The server runs each in its own task.
     var isLong: Bool {
         switch self {
-        case .add, .remove, .update, .approve, .retention, .rename, .describe, .promote, .demote, .relays, .disband: return true
+        case .add, .remove, .update, .approve, .retention, .rename, .describe, .promote, .demote, .relays, .disband, .createLink, .revokeLink,
+             .decideLinkRequest: return true
         default: return false
         }
     }
@@ -107,6 +118,15 @@ public enum NodeHomeRequest: Sendable, Hashable {
         case .pin(let g, let pinned): return ["op": "pin", "group": g, "on": pinned ? "true" : "false"]
         case .markRead(let g, let event): return event.map { ["op": "mark_read", "group": g, "event": $0] } ?? ["op": "mark_read", "group": g]
         case .join(let url): return url.map { ["op": "join", "url": $0] } ?? ["op": "join"]
+        case .createLink(let g, let automatic, let expiresIn, let name, let description, let relays):
+            var f = ["op": "link_create", "group": g, "automatic": automatic ? "true" : "false", "description": description,
+                     "relays": relays.joined(separator: "\n")]
+            if let expiresIn { f["expires_in"] = "\(expiresIn)" }
+            if let name { f["name"] = name }
+            return f
+        case .revokeLink(let g, let link): return ["op": "link_revoke", "group": g, "link": link]
+        case .decideLinkRequest(let g, let request, let approve):
+            return ["op": approve ? "link_approve" : "link_decline", "group": g, "request": request]
         }
     }
 
@@ -161,6 +181,15 @@ public enum NodeHomeRequest: Sendable, Hashable {
         case "mute": self = .mute(group: g, muted: f["on"] != "false")
         case "pin": self = .pin(group: g, pinned: f["on"] != "false")
         case "mark_read": self = .markRead(group: g, event: f["event"])
+        case "link_create":
+            self = .createLink(group: g, automatic: f["automatic"] == "true", expiresIn: f["expires_in"].flatMap { Int64($0) }, name: f["name"],
+                               description: f["description"] ?? "", relays: (f["relays"] ?? "").split(separator: "\n").map(String.init))
+        case "link_revoke":
+            guard let link = f["link"] else { return nil }
+            self = .revokeLink(group: g, link: link)
+        case "link_approve", "link_decline":
+            guard let request = f["request"] else { return nil }
+            self = .decideLinkRequest(group: g, request: request, approve: f["op"] == "link_approve")
         case "update": self = .update(group: g)
         case "leave": self = .leave(group: g)
         default: return nil

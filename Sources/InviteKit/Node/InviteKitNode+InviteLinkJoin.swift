@@ -279,7 +279,8 @@ extension InviteKitNode {
                 throw InviteKitError(.welcomeFailed, underlyingCode: "invite_link_out_of_band_tree")
             }
             group = try MarmotMLSGroup.join(opened, store: tentative)
-            let links = try group.groupData.carriedComponents[ComponentID.inviteLinks].map { try InviteLinksV1(decoding: $0) } ?? .empty
+            // The parsed component (MarmotGroupData reads 0x800e itself; it is not a carried one).
+            let links = group.inviteLinks ?? .empty
             state = try attempt.acceptWelcome(groupID: group.state.groupID, links: links, keyPackageRef: opened.reference,
                                               welcomeHash: SHA256.hash(opened.parsed.welcomeMessage), inviter: gift.sender.rawRepresentation,
                                               now: UInt64(max(now, 0)))

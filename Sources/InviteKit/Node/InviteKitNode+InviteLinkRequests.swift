@@ -15,17 +15,23 @@ extension InviteKitNode {
         try requireOpen()
         return try InviteKitError.mapping {
             let row = try groupRow(groupID)
-            let now = UInt64(max(0, currentTime()))
-            let (ledger, approving) = try store.read { tx in
-                (try Self.ledger(row.id, in: tx), Set(try tx.inviteLinks.waitingApprovals().filter { $0.groupID == row.id }.map(\.context)))
-            }
-            return ledger.records.values.sorted { $0.context.encoded.lexicographicallyPrecedes($1.context.encoded) }.compactMap { r in
-                guard let requester = Self.memberKey(bytes: r.context.requesterAccount) else { return nil }
-                return NodeInviteRequest(groupID: row.id, requestID: Self.inviteRequestID(r.context), linkID: Hex.encode(r.context.linkID),
-                                         requester: requester, state: r.state(at: now), revision: r.chain.last?.tbs.revision,
-                                         validUntil: r.context.validUntil, timingUnverified: r.timingUnverified,
-                                         approving: approving.contains(r.context.encoded))
-            }
+            let now = currentTime()
+            return try store.read { tx in try Self.inviteRequests(ofGroup: row.id, in: tx, now: now) }
+        }
+    }
+
+    /// The requests the ledger of the group with row id `rowID` holds at `now` (also read by
+    /// ``NodeHome/inviteRequests(in:)``).
+    static func inviteRequests(ofGroup rowID: String, in tx: StoreTransaction, now: Int64) throws -> [NodeInviteRequest] {
+        let today = UInt64(max(0, now))
+        let ledger = try Self.ledger(rowID, in: tx)
+        let approving = Set(try tx.inviteLinks.waitingApprovals().filter { $0.groupID == rowID }.map(\.context))
+        return ledger.records.values.sorted { $0.context.encoded.lexicographicallyPrecedes($1.context.encoded) }.compactMap { r in
+            guard let requester = Self.memberKey(bytes: r.context.requesterAccount) else { return nil }
+            return NodeInviteRequest(groupID: rowID, requestID: Self.inviteRequestID(r.context), linkID: Hex.encode(r.context.linkID),
+                                     requester: requester, state: r.state(at: today), revision: r.chain.last?.tbs.revision,
+                                     validUntil: r.context.validUntil, timingUnverified: r.timingUnverified,
+                                     approving: approving.contains(r.context.encoded))
         }
     }
 
@@ -65,9 +71,13 @@ extension InviteKitNode {
     /// The request's context, its ledger and its link's stored generation.
     private func inviteRequest(_ requestID: String, groupID: String) throws -> (InviteRequestContextV1, InviteRequestLedger, InviteLinkGeneration) {
         let (ledger, links) = try store.read { tx in (try Self.ledger(groupID, in: tx), try tx.inviteLinks.all(groupID: groupID)) }
-        guard let context = ledger.records.keys.first(where: { Self.inviteRequestID($0) == requestID.lowercased() }) else {
-            throw InviteKitError(.notFound, underlyingCode: "no_such_request")
-        }
+        let wanted = requestID.lowercased()
+        // The requester's node names its request by the hex `request_id` (§5.14.16): accepted too,
+        // when one context of the group has it (another requester may pick the same bytes).
+        var matches = ledger.records.keys.filter { Self.inviteRequestID($0) == wanted }
+        if matches.isEmpty { matches = ledger.records.keys.filter { Hex.encode($0.requestID) == wanted } }
+        guard matches.count <= 1 else { throw InviteKitError(.notFound, underlyingCode: "ambiguous_request") }
+        guard let context = matches.first else { throw InviteKitError(.notFound, underlyingCode: "no_such_request") }
         guard let row = links.first(where: { $0.linkID == Hex.encode(context.linkID) }) else {
             throw InviteKitError(.notFound, underlyingCode: "no_such_link")
         }

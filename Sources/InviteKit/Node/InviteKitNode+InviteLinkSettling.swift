@@ -69,6 +69,10 @@ extension InviteKitNode {
                     try queueInviteStatus(status, relays: request.tbs.offer.welcomeHints, in: tx, now: now)
                 }
                 ledgers[link.groupID] = l
+                // The descriptor goes too, so a later preview says the link is gone.
+                let deletion = try InvitePreviewDescriptorEvent.deletion(linkID: generation.entry.linkID, descriptorEventID: link.descriptorEventID,
+                                                                         inboxKey: try generation.inboxKey, now: now, rng: randomSource)
+                try enqueue(deletion, purpose: .inviteLinkDescriptorDeletion, relays: generation.code.requestRelays, in: tx, now: now)
                 try tx.inviteLinks.setState(linkID: link.linkID, .retired, now: now)
                 events.append(.inviteLinkRevoked(groupID: link.groupID, linkID: link.linkID, cancelledRequests: revoked.count))
             }

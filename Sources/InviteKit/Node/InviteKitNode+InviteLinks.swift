@@ -90,11 +90,16 @@ extension InviteKitNode {
         try requireOpen()
         return try InviteKitError.mapping {
             let row = try groupRow(groupID)
-            return try store.read { tx in try tx.inviteLinks.all(groupID: row.id) }.map { r in
-                let generation = try InviteLinkGeneration(serialized: r.generation)
-                return NodeInviteLink(groupID: r.groupID, linkID: r.linkID, code: generation.code, entry: generation.entry, state: r.state,
-                                      createdAt: r.createdAt)
-            }
+            return try store.read { tx in try Self.inviteLinks(ofGroup: row.id, in: tx) }
+        }
+    }
+
+    /// The stored links of the group with row id `rowID` (also read by ``NodeHome/inviteLinks(in:)``).
+    static func inviteLinks(ofGroup rowID: String, in tx: StoreTransaction) throws -> [NodeInviteLink] {
+        try tx.inviteLinks.all(groupID: rowID).map { r in
+            let generation = try InviteLinkGeneration(serialized: r.generation)
+            return NodeInviteLink(groupID: r.groupID, linkID: r.linkID, code: generation.code, entry: generation.entry, state: r.state,
+                                  createdAt: r.createdAt)
         }
     }
 

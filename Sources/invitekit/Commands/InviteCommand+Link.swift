@@ -8,8 +8,10 @@ import InviteKit
 extension InviteCommand {
     struct Link: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "link", abstract: "Marmot private group invite links (marmot1… codes): preview, join, status, refresh, withdraw, qr.",
-            subcommands: [Preview.self, Join.self, Status.self, Refresh.self, Withdraw.self, QR.self])
+            commandName: "link",
+            abstract: "Marmot private group invite links (marmot1… codes): preview, join, status, refresh, withdraw, qr; admins: create, list, requests, approve, decline, revoke.",
+            subcommands: [Preview.self, Join.self, Status.self, Refresh.self, Withdraw.self, QR.self,
+                          Create.self, ListLinks.self, Requests.self, Approve.self, Decline.self, Revoke.self])
 
         /// A readable sentence for each refusal the link commands report; the code stays in brackets.
         static func explain(_ error: InviteKitError) -> CLIFailure {
@@ -72,6 +74,17 @@ extension InviteCommand {
                 + (join.groupID.map { "  group \($0)" } ?? "") + (join.failure.map { "  last refusal \($0)" } ?? "")
                 + (notices.isEmpty ? "" : "  (\(notices.joined(separator: "; ")))")
             NodeOutput.emit(json, fields, text: text)
+        }
+
+        /// `code` (checked) as a QR of its uppercase form; one that does not fit is refused.
+        static func qrCode(_ code: String) throws -> QRCode {
+            let text = code.trimmingCharacters(in: .whitespacesAndNewlines)
+            _ = try InviteKitNode.decodeInviteLinkCode(text)
+            let upper = text.uppercased()
+            guard upper.utf8.count <= QRCode.maxPayloadBytes, let qr = try? QRCode(text: upper) else {
+                throw CLIFailure("this code is \(upper.utf8.count) characters, too long for a QR code; share the text instead", exitCode: 3)
+            }
+            return qr
         }
 
         /// Opens the home's node, runs `body` with its runtime going, then shuts it down.
@@ -224,12 +237,7 @@ extension InviteCommand.Link {
 
         func run() async throws {
             try await InviteCommand.Link.reporting {
-                let text = code.trimmingCharacters(in: .whitespacesAndNewlines)
-                _ = try InviteKitNode.decodeInviteLinkCode(text)
-                let upper = text.uppercased()
-                guard upper.utf8.count <= QRCode.maxPayloadBytes, let qr = try? QRCode(text: upper) else {
-                    throw CLIFailure("this code is \(upper.utf8.count) characters, too long for a QR code; share the text instead", exitCode: 3)
-                }
+                let qr = try InviteCommand.Link.qrCode(code)
                 if let png {
                     try SafeFile.write(try qr.pngData(scale: scale), to: png)
                 } else {

@@ -111,7 +111,7 @@ struct NodeServeCommand: AsyncParsableCommand {
         case .commitRefused(let g, let c, let error): text = "commit \(c.prefix(12))… refused in \(g.prefix(16))…: \(error)"
         case .inviteLinkCreated(let g, let link): text = "invite link \(link.prefix(12))… active in \(g.prefix(16))…"
         case .inviteLinkRevoked(let g, let link, let n): text = "invite link \(link.prefix(12))… revoked in \(g.prefix(16))…: \(n) request(s) cancelled"
-        case .inviteRequestReceived(let g, let id, let m): text = "invite request \(id.prefix(12))… from \(NIP19.npub(m)) to \(g.prefix(16))…"
+        case .inviteRequestReceived(let g, let id, let m): text = "invite request \(id.prefix(12))… from \(NIP19.npub(m)) to \(g.prefix(16))… (invitekit invite link approve --group \(g) \(id))"
         case .inviteRequestDecided(let g, let id, let outcome): text = "invite request \(id.prefix(12))… in \(g.prefix(16))…: \(outcome)"
         case .inviteLinkRequestQueued, .inviteLinkWithdrawn, .inviteLinkStatus, .inviteLinkJoined, .inviteLinkWelcomeRefused:
             text = event.description  // invite links, joiner side (PROTOCOL §5.14.16)

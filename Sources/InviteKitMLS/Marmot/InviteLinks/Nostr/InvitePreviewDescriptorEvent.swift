@@ -16,6 +16,19 @@ public enum InvitePreviewDescriptorEvent {
                                  createdAt: now).signed(by: inboxKey, using: rng)
     }
 
+    /// The NIP-09 deletion request a revoking admin sends for a link's descriptor (PROTOCOL
+    /// §5.14.15 "Revocation"): kind 5 by the inbox key, naming the descriptor by its address
+    /// (`a` `30444:inbox:link`, so every version goes) and, when known, by its id (`e`). A relay
+    /// that honours it answers a later preview with nothing, so the requester learns the link is
+    /// gone before consenting, instead of waiting on an inbox that no admin reads.
+    public static func deletion(linkID: [UInt8], descriptorEventID: String?, inboxKey: Secp256k1.PrivateKey, now: Int64,
+                                rng: RandomSource = SystemRandom()) throws -> NostrEvent {
+        var tags: [[String]] = descriptorEventID.map { [["e", $0]] } ?? []
+        tags.append(["a", "\(InviteLinkNostr.descriptorKind):\(inboxKey.publicKey.hex):\(Hex.encode(linkID))"])
+        tags.append(["k", String(InviteLinkNostr.descriptorKind)])
+        return try EventTemplate(kind: 5, content: "invite link revoked", tags: tags, createdAt: now).signed(by: inboxKey, using: rng)
+    }
+
     /// Verifies and opens one descriptor for `code`: NIP-01 id and signature first, then kind,
     /// author (the code's inbox), tags (exactly the `d` tag of the code's link id, lowercase hex),
     /// then decryption and the preview's match with the code.
