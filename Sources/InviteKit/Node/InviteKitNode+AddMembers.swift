@@ -97,13 +97,16 @@ extension InviteKitNode {
     /// The most relays outside the group's that one add asks for KeyPackages.
     static let maxExtraKeyPackageRelays = 32
 
-    /// Returns once `groupID` has no own Commit in flight, reading `events` (subscribed before the
-    /// Commit was queued) for the node's commit outcomes.
+    /// Returns once `groupID` has no own Commit in flight and no convergence pass collecting,
+    /// reading `events` (subscribed before the Commit was queued) for the node's commit outcomes
+    /// and resolved passes.
     private func waitUntilIdle(_ groupID: String, events: AsyncStream<NodeEvent>, deadline: ContinuousClock.Instant?) async throws {
         guard busyGroups.contains(groupID) else { return }
         let idle = await NodeEventWait.first(in: events, timeout: deadline.map { ContinuousClock.now.duration(to: $0) }) { event -> Bool? in
             switch event {
-            case .commitConfirmed(let g, _, _) where g == groupID, .commitRolledBack(let g, _, _) where g == groupID:
+            case .commitConfirmed(let g, _, _) where g == groupID, .commitRolledBack(let g, _, _) where g == groupID,
+                 .convergencePassResolved(let g, _, _) where g == groupID:
+                // A convergence pass that collects keeps the group busy after its own Commit's outcome.
                 return await self.busyGroups.contains(groupID) ? nil : true
             default:
                 return nil
