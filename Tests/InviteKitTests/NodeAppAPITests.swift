@@ -1,5 +1,6 @@
 import XCTest
 import Foundation
+import InviteKitRelay
 import InviteKitTestSupport
 @testable import InviteKit
 
@@ -133,6 +134,46 @@ final class NodeAppAPITests: XCTestCase {
         } catch {
             XCTAssertEqual(error.code, .commitPending)
         }
+    }
+
+    /// A relay that stores nothing and never answers a publish: an own Commit stays in flight.
+    private struct UnansweringRelay: NostrRelayConnection {
+        let inner: InMemoryRelay
+        var url: String { inner.url }
+        func publish(_ event: NostrEvent, timeout: Duration) async -> PublishOutcome {
+            try? await Task.sleep(for: timeout)
+            return .timedOut(wasSent: true)
+        }
+        func subscribe(_ filters: [NostrFilter]) async throws(RelayError) -> RelaySubscription { try await inner.subscribe(filters) }
+        func close() async {}
+    }
+
+    /// With ``InviteKitNode/run()`` running but the relay silent, a change waiting for the group's
+    /// Commit slot gives up after `commitSlotTimeout`, `timed_out` (`commit_slot_busy`), having
+    /// built nothing: the Commit in flight is still the only one.
+    func testAChangeWaitingForABusySlotGivesUpAfterTheSlotTimeout() async throws {
+        let ada = try homes.node("ada", seed: 1)
+        let group = try await ada.createGroup(name: "club")
+        await ada.shutdown()
+        let inner = homes.relay
+        let now = homes.now
+        let silent = try InviteKitNode(home: homes.home("ada"), configuration: InviteKitNode.Configuration(
+            relayTimeout: .milliseconds(200), idleInterval: .milliseconds(50), keyPackageLowWater: 0,
+            commitSlotTimeout: .milliseconds(600), connector: { _ in UnansweringRelay(inner: inner) }), clock: { now })
+        let runner = Task { try await silent.run() }
+        defer { runner.cancel() }
+        let inFlight = try await silent.selfUpdate(groupID: group.id)
+        let started = ContinuousClock.now
+        do {
+            _ = try await silent.selfUpdate(groupID: group.id)
+            XCTFail("a second Commit was built while the first is in flight")
+        } catch {
+            XCTAssertEqual(error.code, .timedOut)
+            XCTAssertEqual(error.underlyingCode, "commit_slot_busy")
+        }
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - started, .milliseconds(600))
+        let waiting = try silent.store.read { tx in try tx.pendingCommits.waiting() }
+        XCTAssertEqual(waiting.map(\.commitEventID), [inFlight], "the refused change queued nothing")
     }
 
     /// Junk the joiner's catch-up holds from before it joined (no key of its opens it) goes out of

@@ -137,12 +137,15 @@ extension InviteKitNode {
     /// collecting: a membership change queues behind them instead of failing (issue 30). The wait is in memory: a
     /// call that has not returned has built nothing, so a crash meanwhile loses no Commit. Only
     /// ``run()`` resolves a pending Commit, so without it this throws `commit_pending` at once,
-    /// and `node_shut_down` when the node is shut down meanwhile.
+    /// `node_shut_down` when the node is shut down meanwhile, and `timed_out`
+    /// (`commit_slot_busy`) after ``Configuration/commitSlotTimeout``.
     func awaitCommitSlot(_ groupID: String) async throws(InviteKitError) {
         let id = try InviteKitError.mapping { try groupRow(groupID).id }
+        let deadline = ContinuousClock.now + configuration.commitSlotTimeout
         while busyGroups.contains(id) {
             try requireOpen()
             guard runtime != nil else { throw InviteKitError(.commitPending, underlyingCode: "commit_pending") }
+            guard ContinuousClock.now < deadline else { throw InviteKitError(.timedOut, underlyingCode: "commit_slot_busy") }
             // Subscribed before the look, so an outcome between the two is not missed.
             let events = events(bufferingNewest: 64)
             guard busyGroups.contains(id) else { return }

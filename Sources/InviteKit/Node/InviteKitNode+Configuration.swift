@@ -37,18 +37,23 @@ extension InviteKitNode {
         /// "Passes"): a received Commit is applied when its pass closes, after this much quiet or
         /// at the cap. Scheduling only: the branch a batch selects does not depend on it.
         public var convergenceTiming: ConvergencePassTiming
+        /// How long a group change waits for the group's Commit slot (an own Commit in flight, a
+        /// convergence pass collecting) before it fails with ``InviteKitError/Code/timedOut``
+        /// (`commit_slot_busy`), having built nothing.
+        public var commitSlotTimeout: Duration
         public var connector: RelayConnector
 
         public init(retryPolicy: RetryPolicy = .standard, relayTimeout: Duration = .relayTimeout, idleInterval: Duration = .seconds(1),
                     keyPackageLowWater: Int = 3, eventBudget: EventBudget = .standard, treeChunkTimeout: Duration = .seconds(30),
                     acceptsUnsolicitedWelcomes: Bool = false, selfUpdatePolicy: NodeSelfUpdatePolicy? = .standard,
-                    convergenceTiming: ConvergencePassTiming = .v1,
+                    convergenceTiming: ConvergencePassTiming = .v1, commitSlotTimeout: Duration = .seconds(120),
                     connector: @escaping RelayConnector = { WebSocketRelayClient(url: $0) }) {
             self.retryPolicy = retryPolicy; self.relayTimeout = relayTimeout; self.idleInterval = idleInterval
             self.keyPackageLowWater = keyPackageLowWater; self.eventBudget = eventBudget; self.treeChunkTimeout = treeChunkTimeout
             self.acceptsUnsolicitedWelcomes = acceptsUnsolicitedWelcomes
             self.selfUpdatePolicy = selfUpdatePolicy
             self.convergenceTiming = convergenceTiming
+            self.commitSlotTimeout = commitSlotTimeout
             self.connector = connector
         }
     }

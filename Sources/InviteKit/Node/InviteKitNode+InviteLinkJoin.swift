@@ -302,27 +302,15 @@ extension InviteKitNode {
             emit(.inviteLinkWelcomeRefused(requestID: record.requestID, error: refused))
             return true
         }
-        let groupID = Hex.encode(group.state.groupID)
-        let relays = Array(group.groupData.relays.filter(RelayURL.isValid).prefix(Self.maxWelcomeRelays))
         let consumed = attempt.welcome?.keyPackageRef ?? []
-        record.groupID = groupID
+        record.groupID = Hex.encode(group.state.groupID)
         record.failure = nil
         record.state = InviteLinkJoin.status(of: attempt, now: now).rawValue
         record.updatedAt = now
-        try store.write { tx in
+        let groupID = try storeJoinedGroup(group, relays: Self.welcomeRelays(of: group), joinID: nil, gift: gift, wrap: wrap) { tx in
             try tx.keyPackages.consume(reference: consumed)
             try tx.inviteLinkJoins.save(record)
-            try insertGroup(StoredGroup(id: groupID, nostrGroupID: Hex.encode(group.nostrGroupID), name: group.groupData.name,
-                                        engine: MarmotMLSGroup.engineName, engineVersion: MarmotMLSGroup.engineVersion,
-                                        state: group.serializedWithoutTree(), epoch: group.epoch, currentTag: nil,
-                                        relays: relays, updatedAt: now), group: group, in: tx)
-            _ = try tx.processedRequests.record(ProcessedRequest(rumorID: gift.rumor.id, wrapID: wrap.id, outcome: "welcome",
-                                                                 groupID: groupID, processedAt: now))
         }
-        setGroup(group, groupID: groupID, relays: relays, name: group.groupData.name)
-        registry[groupID]?.joinedAt = now
-        stateCommitted(group, groupID: groupID)
-        emit(.joined(joinID: nil, groupID: groupID, epoch: group.epoch))
         emit(.inviteLinkJoined(requestID: record.requestID, groupID: groupID, associated: state == .joined))
         return true
     }

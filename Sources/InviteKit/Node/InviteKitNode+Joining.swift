@@ -143,23 +143,41 @@ extension InviteKitNode {
         emit(.welcomeFailed(joinID: join.id, error: ended))
     }
 
-    /// Records a processed Welcome: the join, the group and the processed mark in one
-    /// transaction, then the group in memory. A member who joined as the last of a block of the
-    /// tree fills it with a self-update (PROTOCOL §5.11), so the group's Commits stay small.
+    /// Records a processed Welcome of a pending join (or of an admin's add, `join` nil).
     private func completeJoin(_ group: MarmotMLSGroup, join: PendingJoinRecord?, gift: UnwrappedGift, wrap: NostrEvent) throws {
         let now = currentTime()
         // A Whistle code names its group: a Welcome into another group is not its answer (issue 31, D8).
         if let join, let invited = JoinClient.invitedNostrGroupID(join.inviteURL), invited != Hex.encode(group.nostrGroupID) {
             throw InviteKitError(.joinFailed, underlyingCode: "welcome_for_another_group")
         }
-        let groupID = Hex.encode(group.state.groupID)
         // A join through an invite uses the invite's relays; an admin's add, the group's own.
-        let relays = join?.relays ?? Array(group.groupData.relays.filter(RelayURL.isValid).prefix(Self.maxWelcomeRelays))
-        try store.write { tx in
+        let groupID = Hex.encode(group.state.groupID)
+        try storeJoinedGroup(group, relays: join?.relays ?? Self.welcomeRelays(of: group), joinID: join?.id, gift: gift, wrap: wrap) { tx in
             if let join {
                 try tx.advance(join, .welcomeMatched(JoinedGroup(groupID: groupID, nostrGroupID: Hex.encode(group.nostrGroupID),
                                                                  epoch: group.epoch)), now: now)
             }
+        }
+    }
+
+    /// The relays a group joined by a Welcome is read on when no invite named them: the group
+    /// data's valid ones, bounded.
+    static func welcomeRelays(of group: MarmotMLSGroup) -> [String] {
+        Array(group.groupData.relays.filter(RelayURL.isValid).prefix(maxWelcomeRelays))
+    }
+
+    /// The one place a processed Welcome becomes a group, however it was asked for (an invite,
+    /// an admin's add, an invite link): `rows` (the asking path's own rows), the group, and the
+    /// processed mark in one transaction; then the group in memory and `joined`. A member who
+    /// joined as the last of a block of the tree fills it with a self-update (PROTOCOL §5.11), so
+    /// the group's Commits stay small. Returns the group id.
+    @discardableResult
+    func storeJoinedGroup(_ group: MarmotMLSGroup, relays: [String], joinID: String?, gift: UnwrappedGift, wrap: NostrEvent,
+                          rows: (StoreTransaction) throws -> Void) throws -> String {
+        let now = currentTime()
+        let groupID = Hex.encode(group.state.groupID)
+        try store.write { tx in
+            try rows(tx)
             try insertGroup(StoredGroup(id: groupID, nostrGroupID: Hex.encode(group.nostrGroupID), name: group.groupData.name,
                                         engine: MarmotMLSGroup.engineName, engineVersion: MarmotMLSGroup.engineVersion,
                                         state: group.serializedWithoutTree(), epoch: group.epoch, currentTag: nil,
@@ -170,8 +188,9 @@ extension InviteKitNode {
         setGroup(group, groupID: groupID, relays: relays, name: group.groupData.name)
         registry[groupID]?.joinedAt = now
         stateCommitted(group, groupID: groupID)
-        emit(.joined(joinID: join?.id, groupID: groupID, epoch: group.epoch))
+        emit(.joined(joinID: joinID, groupID: groupID, epoch: group.epoch))
         if group.shouldFillAfterJoin { _ = try? selfUpdateNow(groupID: groupID) }
+        return groupID
     }
 
     /// Joins through a signed invite or a Whistle code and returns once the Welcome was
