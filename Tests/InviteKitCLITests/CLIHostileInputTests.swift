@@ -17,6 +17,15 @@ final class CLIHostileInputTests: XCTestCase {
         XCTAssertTrue(r.out.isEmpty, "\(args): \(r.out)", file: file, line: line)
     }
 
+    /// A usage error a command finds while running (not while parsing) exits 64 too, before any
+    /// home is opened.
+    func testUsageErrorsFoundWhileRunningExit64() throws {
+        let home = TemporaryDirectory(prefix: "ik-cli-usage")
+        try assertUsageError(["group", "relays", "--home", home.path, "--group", "ab"], mentions: "--relay")
+        try assertUsageError(["group", "add", "--home", home.path, "--group", "ab"], mentions: "--member")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home.url.appendingPathComponent("invitekit.sqlite").path))
+    }
+
     // MARK: Numeric options
 
     func testEveryNumericOptionRefusesTrapValues() throws {

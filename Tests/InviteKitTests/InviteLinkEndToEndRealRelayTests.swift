@@ -10,27 +10,7 @@ import InviteKitTestSupport
 /// decision, and the refusals of a revoked and an expired link.
 /// The code names `wss://` relays (the code profile allows no other scheme); the connector takes
 /// them to the loopback relay.
-final class InviteLinkEndToEndRealRelayTests: XCTestCase {
-    private var relay: RelayProcess!
-    private let root = TemporaryDirectory(prefix: "invitekit-link-e2e")
-    private static let codeRelay = "wss://links.invitekit.test"
-
-    override func setUpWithError() throws {
-        try RelayProcess.requireRelay()
-        relay = try RelayProcess()
-        try relay.start()
-    }
-
-    override func tearDown() { relay?.tearDown() }
-
-    private func node(_ name: String, seed: UInt64) throws -> InviteKitNode {
-        let home = StoreHome(directory: root.file(name))
-        try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: seed))
-        let local = relay.url
-        let configuration = InviteKitNode.Configuration(relayTimeout: .seconds(10), idleInterval: .milliseconds(100), keyPackageLowWater: 0,
-                                                        connector: { url in WebSocketRelayClient(url: url == Self.codeRelay ? local : url) })
-        return try InviteKitNode(home: home, configuration: configuration)
-    }
+final class InviteLinkEndToEndRealRelayTests: RealRelayNodeTestCase {
 
     /// Every event the relay stores, whatever its kind.
     private func stored() async -> Int {
@@ -38,15 +18,6 @@ final class InviteLinkEndToEndRealRelayTests: XCTestCase {
         let result = await pool.fetch([NostrFilter(limit: 5000)], timeout: .seconds(10))
         await pool.close()
         return result.events.count
-    }
-
-    private func waitFor(_ seconds: Double = 60, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return try await condition()
     }
 
     /// The first request `node` announces.

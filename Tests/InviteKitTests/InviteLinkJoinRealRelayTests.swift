@@ -9,27 +9,7 @@ import InviteKitTestSupport
 /// consents, and joins on an `invited` status and the Welcome; a declined request ends.
 /// The code names `wss://` relays (the code profile allows no other scheme); the connector takes
 /// them to the loopback relay.
-final class InviteLinkJoinRealRelayTests: XCTestCase {
-    private var relay: RelayProcess!
-    private let root = TemporaryDirectory(prefix: "invitekit-link-join")
-    private static let codeRelay = "wss://links.invitekit.test"
-
-    override func setUpWithError() throws {
-        try RelayProcess.requireRelay()
-        relay = try RelayProcess()
-        try relay.start()
-    }
-
-    override func tearDown() { relay?.tearDown() }
-
-    private func node(_ name: String, seed: UInt64) throws -> InviteKitNode {
-        let home = StoreHome(directory: root.file(name))
-        try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: seed))
-        let local = relay.url
-        let configuration = InviteKitNode.Configuration(relayTimeout: .seconds(10), idleInterval: .milliseconds(100), keyPackageLowWater: 0,
-                                                        connector: { url in WebSocketRelayClient(url: url == Self.codeRelay ? local : url) })
-        return try InviteKitNode(home: home, configuration: configuration)
-    }
+final class InviteLinkJoinRealRelayTests: RealRelayNodeTestCase {
 
     private func admin(seed: UInt64) throws -> InviteLinkTestAdmin {
         let local = relay.url

@@ -7,40 +7,12 @@ import InviteKitTestSupport
 /// PROTOCOL §5.13): two admins commit in the same epoch while a member keeps writing. All three
 /// nodes end on one branch (one epoch, one name, one epoch secret), the branch the committer rule
 /// picks, and every message is in every other member's history.
-final class NodeConvergenceRealRelayTests: XCTestCase {
-    private var relay: RelayProcess!
-    private let root = TemporaryDirectory(prefix: "invitekit-converge")
-
-    override func setUpWithError() throws {
-        try RelayProcess.requireRelay()
-        relay = try RelayProcess()
-        try relay.start()
-    }
-
-    override func tearDown() {
-        relay?.tearDown()
-    }
-
-    private func node(_ name: String, seed: UInt64) throws -> InviteKitNode {
-        let home = StoreHome(directory: root.file(name))
-        try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: seed))
-        let configuration = InviteKitNode.Configuration(relayTimeout: .seconds(10), idleInterval: .milliseconds(100), keyPackageLowWater: 0)
-        return try InviteKitNode(home: home, configuration: configuration)
-    }
+final class NodeConvergenceRealRelayTests: RealRelayNodeTestCase {
 
     /// What two members must share to be on one branch.
     private func branch(_ n: InviteKitNode, _ group: String) async throws -> (epoch: UInt64, name: String, secret: [UInt8]) {
         let g = try await n.currentGroup(group)
         return (g.epoch, g.groupData.name, g.state.exporter(label: "test branch", context: [], length: 32).withUnsafeBytes { Array($0) })
-    }
-
-    private func waitFor(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return try await condition()
     }
 
     /// Ada creates a group, Dee and Fay join by invite, and Ada makes Dee an admin too.

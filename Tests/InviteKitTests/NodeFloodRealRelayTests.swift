@@ -7,26 +7,7 @@ import InviteKitTestSupport
 /// nostr-relay on loopback (WebSocket), a stranger floods the relay with well-formed junk kind
 /// 445s for the group, and a real message sent when the flood ends is in the receiver's
 /// history within 10 s. `INVITEKIT_FLOOD_EVENTS` sets the flood's size (default 5,000).
-final class NodeFloodRealRelayTests: XCTestCase {
-    private var relay: RelayProcess!
-    private let root = TemporaryDirectory(prefix: "invitekit-flood")
-
-    override func setUpWithError() throws {
-        try RelayProcess.requireRelay()
-        relay = try RelayProcess()
-        try relay.start()
-    }
-
-    override func tearDown() {
-        relay?.tearDown()
-    }
-
-    private func node(_ name: String, seed: UInt64) throws -> InviteKitNode {
-        let home = StoreHome(directory: root.file(name))
-        try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: seed))
-        let configuration = InviteKitNode.Configuration(relayTimeout: .seconds(10), idleInterval: .milliseconds(200), keyPackageLowWater: 0)
-        return try InviteKitNode(home: home, configuration: configuration)
-    }
+final class NodeFloodRealRelayTests: RealRelayNodeTestCase {
 
     func testRealMessageAfterAJunkFloodArrivesWithinTenSeconds() async throws {
         let floodSize = Int(ProcessInfo.processInfo.environment["INVITEKIT_FLOOD_EVENTS"] ?? "") ?? 5000

@@ -8,26 +8,7 @@ import InviteKitTestSupport
 /// PROTOCOL §5.16): rename, describe, promote and demote, relays, disband between three homes;
 /// each refusal on send as a typed error, and a non-admin's Commit forged with the `mls` tool
 /// refused by every receiver.
-final class NodeGroupAdminRealRelayTests: XCTestCase {
-    private var relay: RelayProcess!
-    private let root = TemporaryDirectory(prefix: "invitekit-admin")
-
-    override func setUpWithError() throws {
-        try RelayProcess.requireRelay()
-        relay = try RelayProcess()
-        try relay.start()
-    }
-
-    override func tearDown() {
-        relay?.tearDown()
-    }
-
-    private func node(_ name: String, seed: UInt64) throws -> InviteKitNode {
-        let home = StoreHome(directory: root.file(name))
-        try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: seed))
-        let configuration = InviteKitNode.Configuration(relayTimeout: .seconds(10), idleInterval: .milliseconds(100), keyPackageLowWater: 0)
-        return try InviteKitNode(home: home, configuration: configuration)
-    }
+final class NodeGroupAdminRealRelayTests: RealRelayNodeTestCase {
 
     /// Every event a node emits from now on.
     private actor EventLog {
@@ -40,15 +21,6 @@ final class NodeGroupAdminRealRelayTests: XCTestCase {
         let stream = n.events(bufferingNewest: 1024)
         let task = Task { for await e in stream { await log.add(e) } }
         return (log, task)
-    }
-
-    private func waitFor(_ seconds: Double = 30, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return try await condition()
     }
 
     /// `body` throws an ``InviteKitError`` with `code`.

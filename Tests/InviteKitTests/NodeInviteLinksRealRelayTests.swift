@@ -10,44 +10,7 @@ import InviteKitTestSupport
 /// a link is created and its descriptor fetched, a request survives the admin's restart and is
 /// approved by hand, another is approved by an automatic link, one is declined, and a revoked link
 /// refuses new requests.
-final class NodeInviteLinksRealRelayTests: XCTestCase {
-    private var relay: RelayProcess!
-    private let root = TemporaryDirectory(prefix: "invitekit-links")
-    /// Invite codes name `wss://` relays only; the test maps this name to the loopback relay.
-    private let linkRelay = "wss://links.invitekit.test"
-
-    override func setUpWithError() throws {
-        try RelayProcess.requireRelay()
-        relay = try RelayProcess()
-        try relay.start()
-    }
-
-    override func tearDown() {
-        relay?.tearDown()
-    }
-
-    private func connection(_ url: String) -> any NostrRelayConnection {
-        WebSocketRelayClient(url: url == linkRelay ? relay.url : url)
-    }
-
-    private func node(_ name: String, seed: UInt64? = nil) throws -> InviteKitNode {
-        let home = StoreHome(directory: root.file(name))
-        if let seed { try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: seed)) }
-        let loopback = relay.url, links = linkRelay
-        let configuration = InviteKitNode.Configuration(relayTimeout: .seconds(10), idleInterval: .milliseconds(100), keyPackageLowWater: 0,
-                                                        connector: { WebSocketRelayClient(url: $0 == links ? loopback : $0) })
-        return try InviteKitNode(home: home, configuration: configuration)
-    }
-
-    private func waitFor(_ seconds: Double = 30, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return try await condition()
-    }
-
+final class NodeInviteLinksRealRelayTests: RealRelayNodeTestCase {
     private func fetch(_ filter: NostrFilter) async -> [NostrEvent] {
         let pool = RelayPool([connection(relay.url)])
         let result = await pool.fetch([filter], timeout: .seconds(10))
@@ -136,7 +99,7 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         } catch {
             XCTAssertEqual(error.underlyingCode, "no_wss_relays")
         }
-        let manual = try await ada.createInviteLink(in: group.id, requestRelays: [linkRelay], timeout: .seconds(30))
+        let manual = try await ada.createInviteLink(in: group.id, requestRelays: [Self.codeRelay], timeout: .seconds(30))
         XCTAssertEqual(manual.state, .active)
         let links = try await ada.currentGroup(group.id).inviteLinks
         XCTAssertEqual(links?.links, [manual.entry])
@@ -148,7 +111,7 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         XCTAssertTrue(admitted, "the request was admitted")
         runner.cancel()
         await ada.shutdown()
-        ada = try node("ada")
+        ada = try node("ada", seed: 0, initialize: false)
         runner = ada.runInBackground()
         defer { runner.cancel() }
         let waiting = try await ada.inviteRequests(in: group.id)
@@ -168,7 +131,7 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         }
 
         // An automatic link adds a valid request without an admin's choice.
-        let automatic = try await ada.createInviteLink(in: group.id, approval: .automatic, requestRelays: [linkRelay], timeout: .seconds(30))
+        let automatic = try await ada.createInviteLink(in: group.id, approval: .automatic, requestRelays: [Self.codeRelay], timeout: .seconds(30))
         var kim = Requester()
         try await publish(try await request(&kim, code: automatic.code))
         let added = try await waitFor(60) {
@@ -234,7 +197,7 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         XCTAssertTrue(promoted)
 
         // Ada's link reaches Dee as a grant inside the group.
-        let link = try await ada.createInviteLink(in: group.id, requestRelays: [linkRelay], timeout: .seconds(30))
+        let link = try await ada.createInviteLink(in: group.id, requestRelays: [Self.codeRelay], timeout: .seconds(30))
         let granted = try await waitFor { try await dee.inviteLinks(in: group.id).map(\.linkID) == [link.linkID] }
         XCTAssertTrue(granted, "the second admin holds the generation")
         let deeLinks = try await dee.inviteLinks(in: group.id)
@@ -268,7 +231,7 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         var ada = try node("ada3", seed: 21)
         var runner = ada.runInBackground()
         let group = try await ada.createGroup(name: "club")
-        let link = try await ada.createInviteLink(in: group.id, requestRelays: [linkRelay], timeout: .seconds(30))
+        let link = try await ada.createInviteLink(in: group.id, requestRelays: [Self.codeRelay], timeout: .seconds(30))
         var joe = Requester()
         try await publish(try await request(&joe, code: link.code))
         let admitted = try await waitFor { try await ada.inviteRequests(in: group.id).count == 1 }
@@ -276,7 +239,7 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         runner.cancel()
         await ada.shutdown()
 
-        ada = try node("ada3")
+        ada = try node("ada3", seed: 0, initialize: false)
         let listed = try await ada.inviteRequests(in: group.id)
         let id = try XCTUnwrap(listed.first?.requestID)
         let decided = try await ada.decideInviteRequest(id, in: group.id, approve: true)
@@ -285,7 +248,7 @@ final class NodeInviteLinksRealRelayTests: XCTestCase {
         XCTAssertEqual(approving, true)
         await ada.shutdown()
 
-        ada = try node("ada3")
+        ada = try node("ada3", seed: 0, initialize: false)
         runner = ada.runInBackground()
         defer { runner.cancel() }
         _ = try await ada.waitForCommit(commit, timeout: .seconds(30))

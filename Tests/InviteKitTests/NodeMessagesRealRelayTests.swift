@@ -6,36 +6,12 @@ import InviteKitTestSupport
 
 /// Reactions, replies, edits, deletions and retention between two homes over the real
 /// nostr-relay on loopback (PROTOCOL §5.15; issue 32).
-final class NodeMessagesRealRelayTests: XCTestCase {
-    private var relay: RelayProcess!
-    private let root = TemporaryDirectory(prefix: "invitekit-messages")
-
-    override func setUpWithError() throws {
-        try RelayProcess.requireRelay()
-        relay = try RelayProcess()
-        try relay.start()
-    }
-
-    override func tearDown() {
-        relay?.tearDown()
-    }
+final class NodeMessagesRealRelayTests: RealRelayNodeTestCase {
 
     /// A node on its own clock: `skew` seconds ahead of real time, changeable by the test.
     private func node(_ name: String, seed: UInt64, skew: LockedBox<Int64>? = nil, initialize: Bool = true) throws -> InviteKitNode {
-        let home = StoreHome(directory: root.file(name))
-        if initialize { try InviteKitNode.initialize(home: home, relays: [relay.url], rng: SeededRandom(seed: seed)) }
-        let configuration = InviteKitNode.Configuration(relayTimeout: .seconds(10), idleInterval: .milliseconds(100), keyPackageLowWater: 0)
         let skew = skew ?? LockedBox(0)
-        return try InviteKitNode(home: home, configuration: configuration, clock: { UnixTime.now() + skew.withLock { $0 } })
-    }
-
-    private func waitFor(_ seconds: Double, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return try await condition()
+        return try node(name, seed: seed, initialize: initialize, clock: { UnixTime.now() + skew.withLock { $0 } })
     }
 
     /// Ada's group with Dee in it, both running.

@@ -11,9 +11,7 @@ extension GroupCommand {
         @Option(help: "The new name (at most 256 bytes).") var name: String
 
         func run() async throws {
-            try await runReportingErrors {
-                try await GroupCommand.commit(.rename(group: change.group, name: name), options: change.home, timeout: change.timeout, budget: try change.budget)
-            }
+            try await change.commit { .rename(group: change.group, name: name) }
         }
     }
 
@@ -24,10 +22,7 @@ extension GroupCommand {
         @Option(help: "The new description (at most 4096 bytes; empty clears it).") var description: String
 
         func run() async throws {
-            try await runReportingErrors {
-                try await GroupCommand.commit(.describe(group: change.group, description: description), options: change.home, timeout: change.timeout,
-                                              budget: try change.budget)
-            }
+            try await change.commit { .describe(group: change.group, description: description) }
         }
     }
 
@@ -42,10 +37,9 @@ extension GroupCommand {
             @Option(help: "The member's npub1… or hex key.") var member: String
 
             func run() async throws {
-                try await runReportingErrors {
+                try await change.commit {
                     _ = try NostrKeys.parsePublicKey(member)
-                    try await GroupCommand.commit(.promote(group: change.group, member: member), options: change.home, timeout: change.timeout,
-                                                  budget: try change.budget)
+                    return .promote(group: change.group, member: member)
                 }
             }
         }
@@ -58,10 +52,9 @@ extension GroupCommand {
             @Option(help: "The admin's npub1… or hex key.") var member: String
 
             func run() async throws {
-                try await runReportingErrors {
+                try await change.commit {
                     _ = try NostrKeys.parsePublicKey(member)
-                    try await GroupCommand.commit(.demote(group: change.group, member: member), options: change.home, timeout: change.timeout,
-                                                  budget: try change.budget)
+                    return .demote(group: change.group, member: member)
                 }
             }
         }
@@ -75,10 +68,9 @@ extension GroupCommand {
         @Option(name: .customLong("relay"), help: "A ws:// or wss:// relay URL; repeat for each (1 to 16).") var relays: [String] = []
 
         func run() async throws {
-            try await runReportingErrors {
+            try await change.commit {
                 guard !relays.isEmpty else { throw ValidationError("give at least one --relay") }
-                try await GroupCommand.commit(.relays(group: change.group, relays: relays), options: change.home, timeout: change.timeout,
-                                              budget: try change.budget)
+                return .relays(group: change.group, relays: relays)
             }
         }
     }
@@ -90,9 +82,7 @@ extension GroupCommand {
         @OptionGroup var change: ChangeOptions
 
         func run() async throws {
-            try await runReportingErrors {
-                try await GroupCommand.commit(.disband(group: change.group), options: change.home, timeout: change.timeout, budget: try change.budget)
-            }
+            try await change.commit { .disband(group: change.group) }
         }
     }
 }

@@ -72,9 +72,7 @@ extension GroupCommand {
         @Argument(help: "Seconds a message lives after it was written; 0 keeps messages.") var seconds: UInt64
 
         func run() async throws {
-            try await runReportingErrors {
-                try await GroupCommand.commit(.retention(group: change.group, seconds: seconds), options: change.home, timeout: change.timeout)
-            }
+            try await change.commit { .retention(group: change.group, seconds: seconds) }
         }
     }
 

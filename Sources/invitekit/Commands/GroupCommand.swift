@@ -146,6 +146,15 @@ struct GroupCommand: AsyncParsableCommand {
         /// A running serve uses its own.
         @OptionGroup var eventBudget: EventBudgetOption
         var budget: EventBudget { get throws { try eventBudget.budget } }
+
+        /// Runs the change `request` names as every group change runs (``GroupCommand/commit(_:options:timeout:budget:)``),
+        /// a refusal in words; `request` checks the command's own input first, so bad input
+        /// touches no home.
+        func commit(_ request: () throws -> NodeHomeRequest) async throws {
+            try await runReportingErrors {
+                try await GroupCommand.commit(try request(), options: home, timeout: timeout, budget: try budget)
+            }
+        }
     }
 
     struct Add: AsyncParsableCommand {
@@ -156,10 +165,10 @@ struct GroupCommand: AsyncParsableCommand {
         @Option(help: "A user's npub1… or hex key; repeat the option to add several.") var member: [String]
 
         func run() async throws {
-            try await runReportingErrors {
+            try await change.commit {
                 guard !member.isEmpty else { throw ValidationError("at least one --member is required") }
                 for m in member { _ = try NostrKeys.parsePublicKey(m) }
-                try await GroupCommand.commit(.add(group: change.group, members: member), options: change.home, timeout: change.timeout, budget: try change.budget)
+                return .add(group: change.group, members: member)
             }
         }
     }
@@ -171,9 +180,9 @@ struct GroupCommand: AsyncParsableCommand {
         @Option(help: "The member's npub1… or hex key.") var member: String
 
         func run() async throws {
-            try await runReportingErrors {
+            try await change.commit {
                 _ = try NostrKeys.parsePublicKey(member)
-                try await GroupCommand.commit(.remove(group: change.group, member: member), options: change.home, timeout: change.timeout, budget: try change.budget)
+                return .remove(group: change.group, member: member)
             }
         }
     }
@@ -202,9 +211,7 @@ struct GroupCommand: AsyncParsableCommand {
         @OptionGroup var change: ChangeOptions
 
         func run() async throws {
-            try await runReportingErrors {
-                try await GroupCommand.commit(.update(group: change.group), options: change.home, timeout: change.timeout, budget: try change.budget)
-            }
+            try await change.commit { .update(group: change.group) }
         }
     }
 

@@ -188,39 +188,42 @@ extension InviteCommand.Link {
         }
     }
 
-    struct Refresh: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "refresh",
-            abstract: "Send the next revision of a request with a fresh KeyPackage (when the offered one went stale).")
-        @OptionGroup var options: GroupCommand.HomeOptions
+    /// A request this home sent, and how long a command sending its next record waits.
+    struct RequestOptions: ParsableArguments {
+        @OptionGroup var home: GroupCommand.HomeOptions
         @Argument(help: "The request id (invite link status).") var request: String
         @Option(help: "Wait up to S seconds for a relay to take it.", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 30
 
-        func run() async throws {
+        /// Makes the request's next record with `record` on the home's running node, waits until
+        /// a relay of the code took it (or `timeout`), and prints the join.
+        func send(_ record: (InviteKitNode, String) async throws -> InviteLinkJoin) async throws {
             try await InviteCommand.Link.reporting {
-                let join = try await InviteCommand.Link.withRunningNode(try options.intact()) { node in
-                    let refreshed = try await node.refreshInviteLinkRequest(request)
-                    return try await InviteCommand.Link.awaitDelivery(node, requestID: refreshed.requestID, timeout: timeout)
+                let join = try await InviteCommand.Link.withRunningNode(try home.intact()) { node in
+                    let sent = try await record(node, request)
+                    return try await InviteCommand.Link.awaitDelivery(node, requestID: sent.requestID, timeout: timeout)
                 }
-                InviteCommand.Link.report(join, json: options.json)
+                InviteCommand.Link.report(join, json: home.json)
             }
+        }
+    }
+
+    struct Refresh: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "refresh",
+            abstract: "Send the next revision of a request with a fresh KeyPackage (when the offered one went stale).")
+        @OptionGroup var options: RequestOptions
+
+        func run() async throws {
+            try await options.send { node, request in try await node.refreshInviteLinkRequest(request) }
         }
     }
 
     struct Withdraw: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "withdraw",
             abstract: "Withdraw a request: the signed withdrawal goes to the link's inbox (it never undoes a join).")
-        @OptionGroup var options: GroupCommand.HomeOptions
-        @Argument(help: "The request id (invite link status).") var request: String
-        @Option(help: "Wait up to S seconds for a relay to take it.", transform: NumericOption.seconds(NumericOption.timeout)) var timeout: Double = 30
+        @OptionGroup var options: RequestOptions
 
         func run() async throws {
-            try await InviteCommand.Link.reporting {
-                let join = try await InviteCommand.Link.withRunningNode(try options.intact()) { node in
-                    let withdrawn = try await node.withdrawInviteLinkRequest(request)
-                    return try await InviteCommand.Link.awaitDelivery(node, requestID: withdrawn.requestID, timeout: timeout)
-                }
-                InviteCommand.Link.report(join, json: options.json)
-            }
+            try await options.send { node, request in try await node.withdrawInviteLinkRequest(request) }
         }
     }
 

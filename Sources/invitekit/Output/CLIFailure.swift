@@ -26,6 +26,10 @@ func runReportingErrors(_ body: () throws -> Void) throws {
 private func report(_ error: any Error) -> ExitCode {
     switch error {
     case let e as ExitCode: return e
+    // A usage error found by `run()` rather than by the parser is still a usage error.
+    case let e as ValidationError:
+        StdIO.printError(e.message)
+        return .validationFailure
     case let e as CLIFailure:
         StdIO.printError(e.message)
         return ExitCode(e.exitCode)
