@@ -25,6 +25,8 @@ let targets: [(name: String, deps: [String], local: [String])] = [
     ("fuzz-mls-commit", ["InviteKitMLS"], ["EngineFixture"]),
     ("fuzz-marmot-group-data", ["InviteKitMLS"], ["EngineFixture"]),
     ("fuzz-group-event", ["InviteKitMLS", "InviteKitNostr"], ["EngineFixture"]),
+    // Marmot private group invite links v1: every record decoder, code text, preview AEAD (issue 29).
+    ("fuzz-invite-link", ["InviteKitMLS", "InviteKitCrypto"], []),
     // The node's inbound path over a durable store (issue 20).
     ("fuzz-node-inbound", ["InviteKit"], []),
 ]

@@ -177,6 +177,16 @@ if os.path.isdir(mdk):
         elif ev.get("kind") in (443, 30443):
             add("fuzz-keypackage-event", compact(ev), 0)
 
+# Invite links v1: the draft's fixture, one seed per record mode of fuzz-invite-link's harness.
+links = load("marmot/invite-links/invite-links-v1.json")
+for key, mode in [("code_hex", 0), ("entry_hex", 2), ("component_hex", 3), ("request_hex", 4), ("refresh_hex", 4),
+                  ("withdrawal_hex", 5), ("preview_hex", 6), ("status_hex", 7), ("retired_status_hex", 7),
+                  ("grant_record_hex", 8), ("forward_record_hex", 8)]:
+    add("fuzz-invite-link", bytes.fromhex(links[key]), mode)
+add("fuzz-invite-link", links["code_bech32m"], 1)
+add("fuzz-invite-link", links["code_bech32m"].upper(), 1)
+add("fuzz-invite-link", bytes.fromhex(links["preview_nonce_hex"]) + bytes.fromhex(links["preview_ciphertext_hex"]), 13)
+
 written = 0
 for target, items in sorted(seeds.items()):
     d = os.path.join(OUT, target)
