@@ -64,6 +64,24 @@ final class MarmotInviteLinksCommitTests: XCTestCase {
         guard case .commitApplied? = outcome.first else { return XCTFail("not applied: \(outcome)", line: line) }
     }
 
+    /// An invited claim's evidence (PROTOCOL §5.14.15): another member's retained history holds
+    /// the Add by its MLSMessage hash and names the account it added; a wrong hash, or the right
+    /// hash with another account, is missing evidence.
+    func testRetainedHistoryIsTheEvidenceOfAnInvitedClaim() throws {
+        var (_, _, carol, a, b, c) = try group()
+        let dave = Member()
+        let (event, bundle) = try KeyPackageEvent.create(nostrKey: dave.key, relays: relays, lastResort: false, now: now)
+        try dave.store.save(bundle)
+        let add = try a.commit(adding: [try KeyPackageValidator.validate(event, now: now)], now: now)
+        let hash = try a.commitMessageHash(of: add)
+        XCTAssertFalse(b.retainsCommit(hash, adding: dave.id), "nothing before the Add is applied")
+        try publish(add, from: &a, &b, &c)
+        XCTAssertTrue(b.retainsCommit(hash, adding: dave.id))
+        XCTAssertTrue(a.retainsCommit(hash, adding: dave.id), "the committer's own history too")
+        XCTAssertFalse(b.retainsCommit(hash, adding: carol.id), "the Add did not add that account")
+        XCTAssertFalse(b.retainsCommit(SHA256.hash(hash), adding: dave.id), "no Commit with that hash")
+    }
+
     func testEnablingRequiresTheComponentAndEveryMemberAgrees() throws {
         var (_, _, _, a, b, c) = try group()
         XCTAssertNil(a.inviteLinks)

@@ -222,6 +222,30 @@ final class NodeInviteLinksRealRelayTests: RealRelayNodeTestCase {
         XCTAssertEqual(joeGroup.epoch, deeEpoch)
         let adaSees = try await waitFor { try await ada.currentGroup(group.id).state.memberIdentities.contains(joe.account.publicKey.rawRepresentation) }
         XCTAssertTrue(adaSees)
+        // Dee's invited record reaches Ada, whose retained history holds the Add: realized there
+        // too, so Ada cannot make a second Add for it.
+        let adaRealized = try await waitFor { try await ada.inviteRequests(in: group.id).first { $0.requestID == id }?.state == .realized }
+        XCTAssertTrue(adaRealized, "the other admin projects the realization")
+        do {
+            _ = try await ada.decideInviteRequest(id, in: group.id, approve: true)
+            XCTFail("a second Add for a realized request")
+        } catch {
+            XCTAssertEqual(error.code, .inviteRevoked, "\(error)")
+        }
+
+        // Ada declines Kim's request; Dee sees that admin's decline (automatic processing stops).
+        var kim = Requester()
+        try await publish(try await request(&kim, code: link.code))
+        let kimSeen = try await waitFor {
+            let a = try await ada.inviteRequests(in: group.id).count, d = try await dee.inviteRequests(in: group.id).count
+            return a == 2 && d == 2
+        }
+        XCTAssertTrue(kimSeen, "both admins see the second request")
+        let adaRequests = try await ada.inviteRequests(in: group.id)
+        let kimID = try XCTUnwrap(adaRequests.first { $0.requestID != id }).requestID
+        _ = try await ada.decideInviteRequest(kimID, in: group.id, approve: false)
+        let deeDeclined = try await waitFor { try await dee.inviteRequests(in: group.id).first { $0.requestID == kimID }?.state == .declined }
+        XCTAssertTrue(deeDeclined, "the decline reaches the other admin")
     }
 
     /// The obligations of an approval survive a restart: the Add is queued by a node that is not

@@ -17,21 +17,14 @@ extension InviteKitNode {
         guard !others.isEmpty, group.isAdmin else { return }
         guard let row = try store.read({ tx in try tx.inviteLinks.get(linkID: linkID) }) else { return }
         let generation = try InviteLinkGeneration(serialized: row.generation)
-        let record = try generation.grant(groupID: group.state.groupID, sourceEpoch: group.epoch)
-        let now = currentTime()
-        // The batch's bounds (sixteen recipients) split a larger admin set into several events.
-        for start in stride(from: 0, to: others.count, by: InviteAdminBatchV1.maxRecipients) {
-            let copies = others[start..<min(others.count, start + InviteAdminBatchV1.maxRecipients)]
-                .map { InviteAdminBatchDelivery.Copy(recipient: $0, record: record) }
-            let batch = try InviteAdminBatchDelivery.make(copies, admin: signingKey, now: now, rng: randomSource)
-            _ = try send(kind: InviteLinkNostr.adminRecordKind, content: Base64.encode(batch.encoded), to: groupID)
-        }
+        try sendInviteAdminRecord(try generation.grant(groupID: group.state.groupID, sourceEpoch: group.epoch), groupID: groupID)
     }
 
     /// Takes a kind 461 app event of group `groupID` that arrived at MLS epoch `epoch`, inside the
     /// transaction saving it: the copy for this node, if any, opened and checked against the
     /// sender's and recipients' admin rights and the selected state's entry; a grant is stored
-    /// as an `active` generation unless this node already holds the link. Throws the typed refusal
+    /// as an `active` generation unless this node already holds the link, a decision goes to
+    /// ``receiveInviteDecision(_:from:groupID:group:in:now:)``. Throws the typed refusal
     /// (the caller reports it; the MLS processing stands).
     func receiveInviteAdminBatch(_ inner: NostrEvent, epoch: UInt64, groupID: String, group: MarmotMLSGroup,
                                  in tx: StoreTransaction, now: Int64) throws {
@@ -43,7 +36,9 @@ extension InviteKitNode {
         guard let sender = Hex.decode(inner.pubkey, count: 32) else { throw InviteKitError(.inviteInvalid, underlyingCode: "invalid_invite_record") }
         guard let record = try InviteAdminBatchDelivery.open(batch, me: signingKey, sender: sender, groupID: group.state.groupID,
                                                              sourceEpoch: epoch, admins: Set(group.groupData.admins)) else { return }
-        guard case .grant = record.action else { return }
+        guard case .grant = record.action else {
+            return try receiveInviteDecision(record, from: sender, groupID: groupID, group: group, in: tx, now: now)
+        }
         let generation = try InviteLinkGeneration(grant: record, current: group.inviteLinks ?? .empty)
         let linkID = Hex.encode(generation.entry.linkID)
         guard try tx.inviteLinks.get(linkID: linkID) == nil else { return }

@@ -162,6 +162,8 @@ extension InviteKitNode {
             try queueInviteStatus(status, relays: relays, in: tx, now: now)
             return status
         }
+        // The other admins stop automatic processing of it too (best effort: a decline gates nothing).
+        try? shareInviteDecision(status, groupID: row.id)
         emit(.inviteRequestDecided(groupID: row.id, requestID: Self.inviteRequestID(status.context), outcome: .declined))
     }
 

@@ -10,7 +10,8 @@ import InviteKitStore
 /// - an `active` link whose entry left selected state (a revocation, or the rotation an admin
 ///   change forces, from any admin) is `retired`: the ledger revokes its unfulfilled requests,
 ///   each gets a `retired` status;
-/// - an approval whose Add was applied is realized in the ledger and its `invited` status queued;
+/// - an approval whose Add was applied is realized in the ledger, its `invited` status queued and
+///   shared with the other admins;
 ///   one whose Add was rolled back is `lost` and the request is open again;
 /// - automatic links' eligible requests are approved, one per group at a time.
 extension InviteKitNode {
@@ -18,10 +19,12 @@ extension InviteKitNode {
         let (links, approvals) = try store.read { tx in (try tx.inviteLinks.all(), try tx.inviteLinks.waitingApprovals()) }
         guard !links.isEmpty else { return }
         let now = currentTime()
-        var events: [NodeEvent] = []
+        var events: [NodeEvent] = [], invited: [(InviteStatusV1, String)] = []
         if try needsSettling(links, approvals) {
-            events = try store.write { tx in try settle(links, approvals, in: tx, now: now) }
+            (events, invited) = try store.write { tx in try settle(links, approvals, in: tx, now: now) }
         }
+        // The other admins learn of each realization (best effort, after the transaction).
+        for (status, groupID) in invited { try? shareInviteDecision(status, groupID: groupID) }
         for e in events { emit(e) }
         startAutomaticApprovals(links, now: now)
     }
@@ -36,9 +39,11 @@ extension InviteKitNode {
         return approvals.contains { pendingCommits[$0.commitEventID] == nil }
     }
 
+    /// The settled links' and approvals' events, and the `invited` statuses to share with the
+    /// other admins (status, group id).
     private func settle(_ links: [InviteLinkRecord], _ approvals: [InviteLinkApprovalRecord], in tx: StoreTransaction,
-                        now: Int64) throws -> [NodeEvent] {
-        var events: [NodeEvent] = []
+                        now: Int64) throws -> ([NodeEvent], [(InviteStatusV1, String)]) {
+        var events: [NodeEvent] = [], shared: [(InviteStatusV1, String)] = []
         var ledgers: [String: InviteRequestLedger] = [:]
         func ledger(_ groupID: String) throws -> InviteRequestLedger {
             if let l = ledgers[groupID] { return l }
@@ -90,6 +95,7 @@ extension InviteKitNode {
             let invited = try InviteStatusV1(context: context, requestHash: approval.requestHash, outcome: .invited,
                                              commitHash: approval.commitHash, welcomeHash: approval.welcomeHash)
             try queueInviteStatus(invited, relays: approval.statusRelays, in: tx, now: now)
+            shared.append((invited, approval.groupID))
             try tx.inviteLinks.resolveApproval(commitEventID: approval.commitEventID, as: .invited, now: now)
             events.append(.inviteRequestDecided(groupID: approval.groupID, requestID: Self.inviteRequestID(context), outcome: .invited))
         }
@@ -97,7 +103,7 @@ extension InviteKitNode {
             l.prune(at: today)
             try tx.inviteLinks.saveLedger(groupID: groupID, l.serialized(), now: now)
         }
-        return events
+        return (events, shared)
     }
 
     /// Starts, in tasks of their own, the approvals automatic links owe: per group the first

@@ -79,3 +79,14 @@ extension MarmotGroup {
         return SHA256.hash(message)
     }
 }
+
+extension MarmotGroup {
+    /// Whether the selected branch's retained history holds the Commit whose MLSMessage hash is
+    /// `commitHash` (``commitMessageHash(of:)``), and that Commit added `account`: the evidence an
+    /// admin's invited claim needs before another admin projects its realization
+    /// (`features/group-invite-links.md` "Processing private control records"; PROTOCOL §5.14.15).
+    /// Only the retained epochs are searched; an older Commit is missing evidence, not a refusal.
+    public func retainsCommit(_ commitHash: [UInt8], adding account: [UInt8]) -> Bool {
+        snapshots.contains { $0.commitDigest == commitHash && $0.added.contains(account) }
+    }
+}

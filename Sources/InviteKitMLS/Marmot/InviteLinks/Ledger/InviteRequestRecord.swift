@@ -59,7 +59,8 @@ public struct InviteRequestRecord: Sendable {
         return .open
     }
 
-    func contains(requestHash: [UInt8]) -> Bool {
+    /// Whether `requestHash` names one of the context's validated revisions.
+    public func contains(requestHash: [UInt8]) -> Bool {
         chain.contains { $0.requestHash == requestHash }
     }
 }
