@@ -55,6 +55,7 @@ extension InviteKitNode {
     /// ``insertGroup(_:group:in:)`` committed: the next save writes only what changes after it.
     /// Callers have put `group` in the registry first, so its seen log's changes are the ones saved.
     func stateCommitted(_ group: MarmotMLSGroup, groupID: String) {
+        stateObserver?(groupID, group)
         registry[groupID]?.savedTree = group.state.tree
         registry[groupID]?.group.seenLog.markSaved()
         if let (name, relays) = registry[groupID]?.rowSync {

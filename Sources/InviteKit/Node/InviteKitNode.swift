@@ -59,6 +59,12 @@ public actor InviteKitNode {
     public private(set) var damagedGroups: [String: InviteKitError] = [:]
     /// The runtime's state while ``run()`` runs (`nil` otherwise).
     var runtime: NodeRuntimeState?
+    /// The time convergence passes are scheduled by (PROTOCOL §5.13, "Passes"): the monotonic
+    /// clock, or the conformance runner's step clock (``conformanceSetConvergenceClock(_:)``).
+    var convergenceClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    /// Told each group state the node keeps; set only by the conformance runner
+    /// (``conformanceObserveStates(_:)``).
+    var stateObserver: (@Sendable (String, MarmotMLSGroup) -> Void)?
 
     var signingKey: Secp256k1.PrivateKey { key }
     var randomSource: RandomSource { rng }

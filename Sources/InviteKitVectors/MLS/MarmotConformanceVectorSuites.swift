@@ -63,7 +63,7 @@ package enum MarmotConformanceVectorSuites {
     }
 
     /// One scenario file's result, for `invitekit conformance run` and the suite.
-    package static func runScenario(path: String) -> ConformanceResult {
+    package static func runScenario(path: String) async -> ConformanceResult {
         guard let data = FileManager.default.contents(atPath: path) else {
             var r = ConformanceResult(scenario: path)
             r.failures.append("cannot read \(path)")
@@ -71,7 +71,7 @@ package enum MarmotConformanceVectorSuites {
         }
         do {
             var runner = try ConformanceRunner(json: Array(data))
-            return runner.run()
+            return await runner.run()
         } catch {
             var r = ConformanceResult(scenario: path)
             r.failures.append("\(error)")
@@ -79,7 +79,7 @@ package enum MarmotConformanceVectorSuites {
         }
     }
 
-    package static func run(directory: String) -> [VectorSuiteResult] {
+    package static func run(directory: String) async -> [VectorSuiteResult] {
         var results = VectorSuiteResult(suite: "marmot-conformance")
         do {
             let listed = try portableScenarios(directory: directory)
@@ -87,7 +87,7 @@ package enum MarmotConformanceVectorSuites {
                 results.record(manifest, "the manifest's portable scenarios are not the ones this suite declares")
             }
             for path in listed + incidents.map({ folder + $0 }) {
-                let r = runScenario(path: directory + "/" + path)
+                let r = await runScenario(path: directory + "/" + path)
                 results.record(path, r.passed ? nil : r.failures.joined(separator: "; "))
             }
         } catch {

@@ -9,13 +9,13 @@ struct ConformanceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance", abstract: "Marmot conformance scenarios (MDK 0.9.14's portable set).", subcommands: [Run.self])
 
-    struct Run: ParsableCommand {
+    struct Run: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "run",
             abstract: "Run scenario files; one line per scenario (naming each outcome that failed), then 'N passed, M failed'.")
         @Argument(help: "Scenario files (*.v1.json), or policy_cases.json.", transform: PathOption.parse) var files: [String]
 
-        func run() throws {
-            try runReportingErrors {
+        func run() async throws {
+            try await runReportingErrors {
                 var passed = 0, failed = 0
                 for file in files {
                     guard let data = FileManager.default.contents(atPath: file) else { throw CLIFailure("cannot read \(file)") }
@@ -23,7 +23,7 @@ struct ConformanceCommand: ParsableCommand {
                     if (try? JSONSerialization.jsonObject(with: data)) is [Any] {
                         results = try PolicyCaseRunner.run(json: Array(data))
                     } else {
-                        results = [MarmotConformanceVectorSuites.runScenario(path: file)]
+                        results = [await MarmotConformanceVectorSuites.runScenario(path: file)]
                     }
                     for r in results {
                         StdIO.printLine("\(r.passed ? "ok  " : "FAIL") \(TerminalText.escape(r.scenario)): \(r.checked) outcomes checked")
