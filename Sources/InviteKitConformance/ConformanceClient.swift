@@ -61,6 +61,8 @@ final class ConformanceClient {
     var unrouted: [ConformanceMessage] = []
     var outbound: [Outbound] = []
     var window = Window()
+    /// The groups the node reported joining (``NodeEvent/joined(joinID:groupID:epoch:)``), in order.
+    private(set) var joined: [String] = []
     private var events: AsyncStream<NodeEvent>.Iterator
     private var eventsRead: UInt64
     private let states: LockedBox<[(String, MarmotMLSGroup)]>
@@ -161,9 +163,26 @@ final class ConformanceClient {
             defer { s = [] }
             return s
         }
+        var joinedNow = Set<String>()
+        let total = node.conformanceEventCount
+        while eventsRead < total, let e = await events.next() {
+            eventsRead += 1
+            switch e {
+            case .messageReceived(let m) where !m.outgoing:
+                window.payloads.append(m.content)
+                window.messageReceived += 1
+            case .joined(_, let groupID, _):
+                joined.append(groupID)
+                joinedNow.insert(groupID)
+            default:
+                break
+            }
+        }
         for (id, g) in kept {
             let now = Seen(g)
-            guard let before = seen[id] else {
+            // A join (also a rejoin of a group it was removed from) starts the group's baseline.
+            let joinedHere = joinedNow.remove(id) != nil
+            guard let before = seen[id], !joinedHere else {
                 seen[id] = now
                 continue
             }
@@ -181,14 +200,6 @@ final class ConformanceClient {
             for m in before.members.subtracting(now.members).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
                 window.removed.append(labelOf(m))
                 window.memberRemoved += 1
-            }
-        }
-        let total = node.conformanceEventCount
-        while eventsRead < total, let e = await events.next() {
-            eventsRead += 1
-            if case .messageReceived(let m) = e, !m.outgoing {
-                window.payloads.append(m.content)
-                window.messageReceived += 1
             }
         }
     }

@@ -282,9 +282,9 @@ package struct ConformanceRunner {
         let matching = c.outbound.filter { publication == nil || $0.publication == publication }
         if matching.isEmpty, let publication { throw ConformanceError(.stepFailed, "no unresolved outbound publication \(publication)") }
         for o in matching {
-            c.outbound.removeAll { $0.eventID == o.eventID }
             c.connection.answer(o.eventID, accepted: accepted)
             try await flush(who, quiet: o.action.hasSuffix(":create_group"))
+            c.outbound.removeAll { $0.eventID == o.eventID }
         }
         // Received Commits the pending publication held back are settled now.
         try await settle(who)
@@ -350,13 +350,11 @@ package struct ConformanceRunner {
         let c = try client(who)
         switch m.payload {
         case let .welcome(wrap, _, group):
-            let before = Set(try await c.node.groups().map(\.id))
+            let before = c.joined.count
             await c.node.conformanceReceive(giftWrap: wrap)
-            guard let joined = try await c.node.groups().map(\.id).first(where: { !before.contains($0) }) else {
-                throw ConformanceError(.stepFailed, "\(who) did not join from its Welcome")
-            }
-            c.groups[group] = joined
             await c.absorb(people: people)
+            guard let joined = c.joined.dropFirst(before).last else { throw ConformanceError(.stepFailed, "\(who) did not join from its Welcome") }
+            c.groups[group] = joined
             // Events that arrived before the Welcome now route, as a relay's catch-up would
             // bring them once the node subscribed to the group.
             let waiting = c.unrouted

@@ -28,8 +28,14 @@ extension InviteKitNode {
         try writeSeen(group.seenLog, groupID: groupID, in: tx)
     }
 
-    /// A new group's row, every chunk of its tree and its seen log.
+    /// A new group's row, every chunk of its tree and its seen log. A group this node was
+    /// removed from and joins again starts over: the row is no longer removed, and the buffered
+    /// events and seen values of the earlier membership go.
     func insertGroup(_ row: StoredGroup, group: MarmotMLSGroup, in tx: StoreTransaction) throws {
+        if registry[row.id] != nil {
+            try tx.bufferedEvents.replace(groupID: row.id, ids: []) { _ in "" }
+            try tx.groupSeen.write(groupID: row.id, prunedBelow: group.epoch + 1, evictedThrough: [:], added: [])
+        }
         registry[row.id]?.savedTree = nil
         try tx.groups.save(row)
         try writeTree(of: group, groupID: row.id, since: nil, in: tx)

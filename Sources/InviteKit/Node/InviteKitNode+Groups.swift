@@ -226,6 +226,10 @@ extension InviteKitNode {
         }
         registry[groupID]?.group.buffer = buffer
         registry[groupID]?.bufferLoaded = true
+        // History from before the join stays known as such across a restart.
+        if let joinedAt = registry[groupID]?.joinedAt {
+            registry[groupID]?.preJoinBuffered = Set(buffer.events.filter { $0.createdAt < joinedAt }.map(\.id))
+        }
     }
 
     /// Makes `buffered_events` hold `buffer` by difference: only events not stored yet are

@@ -193,6 +193,11 @@ public actor InviteKitNode {
         for join in try store.read({ tx in try tx.pendingJoins.all() }) where join.state == .joined {
             if let id = join.groupID, registry[id]?.inviteTag == nil { registry[id]?.joinedAt = join.updatedAt }
         }
+        // A Welcome an admin sent unasked (or a rejoin) has no pending join: its processed mark says when.
+        for (id, at) in try store.read({ tx in try tx.processedRequests.lastWelcomeByGroup() }) where registry[id]?.inviteTag == nil {
+            let joinedAt = max(registry[id]?.joinedAt ?? at, at)
+            registry[id]?.joinedAt = joinedAt
+        }
         // A Commit stored by a relay just before a crash is confirmed by the OK that a re-send
         // gets after the restart, so the engine's pending commit comes back from its row.
         for waiting in try store.read({ tx in try tx.pendingCommits.waiting() }) {

@@ -9,14 +9,14 @@ package struct GroupsTable {
     /// Inserts or replaces the whole row.
     package func save(_ g: StoredGroup) throws {
         try db.execute(sql: """
-            INSERT INTO groups(id, nostr_group_id, name, engine, engine_version, state, epoch, current_tag, relays, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO groups(id, nostr_group_id, name, engine, engine_version, state, epoch, current_tag, relays, updated_at, removed_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET nostr_group_id = excluded.nostr_group_id, name = excluded.name,
                 engine = excluded.engine, engine_version = excluded.engine_version, state = excluded.state,
                 epoch = excluded.epoch, current_tag = excluded.current_tag, relays = excluded.relays,
-                updated_at = excluded.updated_at
+                updated_at = excluded.updated_at, removed_at = excluded.removed_at
             """, arguments: [g.id, g.nostrGroupID, g.name, g.engine, g.engineVersion, g.state.exportBytes().data,
-                             Int64(bitPattern: g.epoch), g.currentTag, g.relays.joined(separator: "\n"), g.updatedAt])
+                             Int64(bitPattern: g.epoch), g.currentTag, g.relays.joined(separator: "\n"), g.updatedAt, g.removedAt])
     }
 
     /// Replaces the engine state after a Commit was applied.
