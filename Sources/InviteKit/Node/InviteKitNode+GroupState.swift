@@ -32,12 +32,13 @@ extension InviteKitNode {
     /// removed from and joins again starts over: the row is no longer removed, and the buffered
     /// events and seen values of the earlier membership go.
     func insertGroup(_ row: StoredGroup, group: MarmotMLSGroup, in tx: StoreTransaction) throws {
+        registry[row.id]?.savedTree = nil
+        try tx.groups.save(row)
         if registry[row.id] != nil {
+            try tx.groups.clearRemoved(id: row.id)
             try tx.bufferedEvents.replace(groupID: row.id, ids: []) { _ in "" }
             try tx.groupSeen.write(groupID: row.id, prunedBelow: group.epoch + 1, evictedThrough: [:], added: [])
         }
-        registry[row.id]?.savedTree = nil
-        try tx.groups.save(row)
         try writeTree(of: group, groupID: row.id, since: nil, in: tx)
         try writeSeen(group.seenLog, groupID: row.id, in: tx)
     }

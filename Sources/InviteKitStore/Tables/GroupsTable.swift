@@ -9,14 +9,14 @@ package struct GroupsTable {
     /// Inserts or replaces the whole row.
     package func save(_ g: StoredGroup) throws {
         try db.execute(sql: """
-            INSERT INTO groups(id, nostr_group_id, name, engine, engine_version, state, epoch, current_tag, relays, updated_at, removed_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO groups(id, nostr_group_id, name, engine, engine_version, state, epoch, current_tag, relays, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET nostr_group_id = excluded.nostr_group_id, name = excluded.name,
                 engine = excluded.engine, engine_version = excluded.engine_version, state = excluded.state,
                 epoch = excluded.epoch, current_tag = excluded.current_tag, relays = excluded.relays,
-                updated_at = excluded.updated_at, removed_at = excluded.removed_at
+                updated_at = excluded.updated_at
             """, arguments: [g.id, g.nostrGroupID, g.name, g.engine, g.engineVersion, g.state.exportBytes().data,
-                             Int64(bitPattern: g.epoch), g.currentTag, g.relays.joined(separator: "\n"), g.updatedAt, g.removedAt])
+                             Int64(bitPattern: g.epoch), g.currentTag, g.relays.joined(separator: "\n"), g.updatedAt])
     }
 
     /// Replaces the engine state after a Commit was applied.
@@ -44,6 +44,11 @@ package struct GroupsTable {
     }
 
     /// Records that a Commit removed this node from the group.
+    /// The group is this node's again (a Welcome after a removal): its events are read again.
+    package func clearRemoved(id: String) throws {
+        try db.execute(sql: "UPDATE groups SET removed_at = NULL WHERE id = ?", arguments: [id])
+    }
+
     package func markRemoved(id: String, now: Int64) throws {
         try db.execute(sql: "UPDATE groups SET removed_at = coalesce(removed_at, ?), updated_at = ? WHERE id = ?", arguments: [now, now, id])
     }
