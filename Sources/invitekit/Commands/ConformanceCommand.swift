@@ -17,19 +17,25 @@ struct ConformanceCommand: ParsableCommand {
         func run() async throws {
             try await runReportingErrors {
                 var passed = 0, failed = 0
+                // Selector cases are checked here; scenario files run together, reported in order.
+                var perFile: [[ConformanceResult]] = []
+                var scenarioFiles: [(index: Int, path: String)] = []
                 for file in files {
                     guard let data = FileManager.default.contents(atPath: file) else { throw CLIFailure("cannot read \(file)") }
-                    let results: [ConformanceResult]
                     if (try? JSONSerialization.jsonObject(with: data)) is [Any] {
-                        results = try PolicyCaseRunner.run(json: Array(data))
+                        perFile.append(try PolicyCaseRunner.run(json: Array(data)))
                     } else {
-                        results = [await MarmotConformanceVectorSuites.runScenario(path: file)]
+                        scenarioFiles.append((perFile.count, file))
+                        perFile.append([])
                     }
-                    for r in results {
-                        StdIO.printLine("\(r.passed ? "ok  " : "FAIL") \(TerminalText.escape(r.scenario)): \(r.checked) outcomes checked")
-                        for f in r.failures { StdIO.printLine("     - \(TerminalText.escape(f))") }
-                        if r.passed { passed += 1 } else { failed += 1 }
-                    }
+                }
+                for (file, r) in zip(scenarioFiles, await MarmotConformanceVectorSuites.runScenarios(paths: scenarioFiles.map(\.path))) {
+                    perFile[file.index] = [r]
+                }
+                for r in perFile.joined() {
+                    StdIO.printLine("\(r.passed ? "ok  " : "FAIL") \(TerminalText.escape(r.scenario)): \(r.checked) outcomes checked")
+                    for f in r.failures { StdIO.printLine("     - \(TerminalText.escape(f))") }
+                    if r.passed { passed += 1 } else { failed += 1 }
                 }
                 StdIO.printLine("\(passed) passed, \(failed) failed")
                 if failed > 0 || passed == 0 { throw ExitCode(1) }
