@@ -56,7 +56,7 @@ let package = Package(
         // Not library: vector suite runners (one result type), the demo story, the benches.
         // Used by the CLI and the tests only; no product exports them.
         // MDK's portable conformance scenarios run against InviteKit's engine (PROTOCOL §5.13).
-        .target(name: "InviteKitConformance", dependencies: ["InviteKitMLS", "InviteKitNostr", "InviteKitCrypto"], exclude: ["README.md"]),
+        .target(name: "InviteKitConformance", dependencies: ["InviteKit"], exclude: ["README.md"]),
         .target(name: "InviteKitVectors", dependencies: ["InviteKit", "InviteKitConformance"]),
         .target(name: "InviteKitDemo", dependencies: ["InviteKit"]),
         .target(name: "InviteKitRelayBench", dependencies: ["InviteKitRelay", "InviteKitNostr", "InviteKitCrypto"]),

@@ -1,18 +1,23 @@
+import Foundation
+import InviteKit
 import InviteKitCrypto
 import InviteKitMLS
 import InviteKitNostr
+import InviteKitRelay
 
-/// One scenario client: a Nostr identity, its KeyPackages, its Marmot groups (by the scenario's
-/// group label) and what it has observed since its events were last cleared. Groups run on
-/// InviteKit's engine (``MarmotGroup``); a restart round-trips every group through its stored
-/// bytes, as the node's store does.
-struct ConformanceClient {
-    /// An own commit between "built" and "acknowledged by the transport".
+/// One scenario client: an ``InviteKitNode`` on its own home (a store file in the run's
+/// temporary directory), its scenario key, its groups by the scenario's group label, and what it
+/// has observed since its events were last cleared. The node is driven step by step through its
+/// conformance seam (`InviteKitNode+Conformance.swift`): inbound events go through its handlers
+/// and convergence passes, own Commits through its publish-before-apply path, and a restart
+/// closes the node and opens the same home again.
+final class ConformanceClient {
+    /// An own Commit between "queued" and "acknowledged by the transport", with the scenario's
+    /// labels for it.
     struct Outbound {
-        let id: Int
+        let eventID: String
         let publication: String?
         let group: String
-        let pending: MarmotPendingCommit<MLSGroupState>
         let action: String
     }
 
@@ -30,20 +35,96 @@ struct ConformanceClient {
         var decisions: [ConvergenceDecision] = []
     }
 
+    /// The last state of a group this client has accounted for in its window.
+    private struct Seen {
+        let epoch: UInt64
+        let members: Set<[UInt8]>
+        let decision: ConvergenceDecision?
+
+        init(_ g: MarmotMLSGroup) {
+            epoch = g.epoch
+            members = Set(g.state.memberIdentities)
+            decision = g.lastConvergenceDecision
+        }
+    }
+
     let name: String
     let key: Secp256k1.PrivateKey
     let rng: SeededRandom
-    let store = MemoryKeyPackageStore()
-    var groups: [String: MarmotGroup<MLSGroupState>] = [:]
-    /// Group events that named no group this client is in yet (it may join later).
+    let home: StoreHome
+    let connection: ConformanceRelayConnection
+    private(set) var node: InviteKitNode
+    /// Private group id by the scenario's group label.
+    var groups: [String: String] = [:]
+    /// Group events that named no group this client is in yet: a relay would send them in the
+    /// catch-up of the feed the node opens once it joined.
     var unrouted: [ConformanceMessage] = []
     var outbound: [Outbound] = []
     var window = Window()
+    /// The groups the node reported joining (``NodeEvent/joined(joinID:groupID:epoch:)``), in order.
+    private(set) var joined: [String] = []
+    private var events: AsyncStream<NodeEvent>.Iterator
+    private var eventsRead: UInt64
+    private let states: LockedBox<[(String, MarmotMLSGroup)]>
+    private var seen: [String: Seen] = [:]
+    private let clock: @Sendable () -> Int64
+    private let passClock: @Sendable () -> ContinuousClock.Instant
 
-    init(name: String) {
+    /// Creates the client's home under `directory` and opens its node.
+    init(name: String, directory: String, clock: @escaping @Sendable () -> Int64,
+         passClock: @escaping @Sendable () -> ContinuousClock.Instant) async throws {
         self.name = name
-        rng = SeededRandom(seed: Array("invitekit-conformance/\(name)".utf8))
-        key = Self.scenarioKey(name)
+        let (rng, key, home) = (SeededRandom(seed: Array("invitekit-conformance/\(name)".utf8)), Self.scenarioKey(name),
+                                StoreHome(directory: directory + "/" + name))
+        (self.rng, self.key, self.home) = (rng, key, home)
+        self.clock = clock
+        self.passClock = passClock
+        let (connection, states) = (ConformanceRelayConnection(), LockedBox<[(String, MarmotMLSGroup)]>([]))
+        self.connection = connection
+        self.states = states
+        try InviteKitNode.initialize(home: home, relays: [ConformanceRunner.relay], importing: key.rawRepresentation, now: clock(), rng: rng)
+        (node, events, eventsRead) = try await Self.open(home: home, connection: connection, clock: clock, passClock: passClock, rng: rng,
+                                                         states: states)
+    }
+
+    /// The node configuration of every scenario client: no KeyPackage top-up or scheduled
+    /// self-update (a scenario makes every Commit itself), Welcomes from any admin taken (the
+    /// scenarios add by key), and a publish that got no `OK` sent again on the next flush, for
+    /// as long as the scenario holds it.
+    static func configuration(connection: ConformanceRelayConnection) -> InviteKitNode.Configuration {
+        InviteKitNode.Configuration(retryPolicy: RetryPolicy(baseDelay: 0, maxDelay: 0, maxAttempts: 1_000_000, ackTimeout: 0),
+                                    keyPackageLowWater: 0, acceptsUnsolicitedWelcomes: true, selfUpdatePolicy: nil,
+                                    connector: { _ in connection })
+    }
+
+    private static func open(home: StoreHome, connection: ConformanceRelayConnection, clock: @escaping @Sendable () -> Int64,
+                             passClock: @escaping @Sendable () -> ContinuousClock.Instant, rng: SeededRandom,
+                             states: LockedBox<[(String, MarmotMLSGroup)]>) async throws
+        -> (InviteKitNode, AsyncStream<NodeEvent>.Iterator, UInt64) {
+        let node = try InviteKitNode(home: home, configuration: configuration(connection: connection), clock: clock, rng: rng)
+        let read = node.conformanceEventCount
+        let stream = node.events(bufferingNewest: 1 << 20)
+        await node.conformanceStartStepping()
+        await node.conformanceSetConvergenceClock(passClock)
+        await node.conformanceObserveStates { id, group in states.withLock { $0.append((id, group)) } }
+        return (node, stream.makeAsyncIterator(), read)
+    }
+
+    /// Closes the node and opens the same home again: what a process restart keeps is what the
+    /// store kept. What the client observed lives in memory, so its window starts again (MDK's
+    /// too).
+    func restart() async throws {
+        await node.conformanceStopStepping()
+        await node.shutdown()
+        (node, events, eventsRead) = try await Self.open(home: home, connection: connection, clock: clock, passClock: passClock, rng: rng,
+                                                         states: states)
+        window = Window()
+    }
+
+    /// Ends the node (the runner deletes the home).
+    func close() async {
+        await node.conformanceStopStepping()
+        await node.shutdown()
     }
 
     /// The Nostr key MDK's harness gives a client label (`client.rs` at v0.9.14,
@@ -63,25 +144,63 @@ struct ConformanceClient {
 
     var identity: [UInt8] { key.publicKey.rawRepresentation }
 
-    /// A fresh current-profile KeyPackage event, its bundle kept in this client's store.
-    func freshKeyPackage(now: Int64) throws -> NostrEvent {
-        let (event, bundle) = try KeyPackageEvent.create(nostrKey: key, relays: [ConformanceRunner.relay], lastResort: false,
-                                                         profile: .current, now: now, rng: rng)
-        try store.save(bundle)
-        return event
+    /// The group label a private group id has here.
+    func label(ofGroup id: String) -> String? { groups.first { $0.value == id }?.key }
+
+    /// The node's engine state of the group labelled `label`.
+    func group(_ label: String) async throws -> MarmotMLSGroup {
+        guard let id = groups[label] else { throw ConformanceError(.stepFailed, "\(name) is in no group \(label)") }
+        return try await node.conformanceGroup(id)
     }
 
-    func label(ofGroupID id: [UInt8]) -> String? {
-        groups.first { $0.value.nostrGroupID == id }?.key
-    }
-
-    /// Drops everything held only in memory and reads every group back from its stored bytes
-    /// (state and buffer), as a process restart does.
-    mutating func restart() throws {
-        for (label, g) in groups {
-            var reread = try MarmotGroup<MLSGroupState>(serialized: g.serialized())
-            reread.buffer = try MarmotEventBuffer(serialized: g.buffer.serialized())
-            groups[label] = reread
+    /// Accounts for what the node did since the last call: each group state it kept (epoch
+    /// changes, members added and removed, convergence decisions, in order) and the messages it
+    /// received. A group seen for the first time (created or joined) only sets the baseline;
+    /// `quiet` sets it without recording (the creator's first Commit announces no changes).
+    func absorb(quiet: Bool = false, people: [[UInt8]: String]) async {
+        func labelOf(_ id: [UInt8]) -> String { people[id] ?? Hex.encode(id) }
+        let kept = states.withLock { s in
+            defer { s = [] }
+            return s
+        }
+        var joinedNow = Set<String>()
+        let total = node.conformanceEventCount
+        while eventsRead < total, let e = await events.next() {
+            eventsRead += 1
+            switch e {
+            case .messageReceived(let m) where !m.outgoing:
+                window.payloads.append(m.content)
+                window.messageReceived += 1
+            case .joined(_, let groupID, _):
+                joined.append(groupID)
+                joinedNow.insert(groupID)
+            default:
+                break
+            }
+        }
+        for (id, g) in kept {
+            let now = Seen(g)
+            // A join (also a rejoin of a group it was removed from) starts the group's baseline.
+            let joinedHere = joinedNow.remove(id) != nil
+            guard let before = seen[id], !joinedHere else {
+                seen[id] = now
+                continue
+            }
+            seen[id] = now
+            if let d = now.decision, d != before.decision { window.decisions.append(d) }
+            if quiet { continue }
+            if before.epoch != now.epoch {
+                window.epochChanges.append((before.epoch, now.epoch))
+                window.epochChanged += 1
+            }
+            for m in now.members.subtracting(before.members).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                window.added.append(labelOf(m))
+                window.memberAdded += 1
+            }
+            for m in before.members.subtracting(now.members).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                window.removed.append(labelOf(m))
+                window.memberRemoved += 1
+            }
         }
     }
 }

@@ -5,7 +5,6 @@ import InviteKitMLS
 /// observation; exact ones its latest `observe_exact`. Every failure names the outcome.
 struct ConformanceOutcomeChecker {
     let trace: ConformanceTrace
-    let clients: [String: ConformanceClient]
 
     /// `nil` when `o` holds, else why not.
     func check(_ o: [String: Any]) -> String? {
@@ -115,29 +114,26 @@ struct ConformanceOutcomeChecker {
         return failures
     }
 
-    /// An `assert` step's predicate, sampled without draining anything.
-    func predicate(_ p: [String: Any], bus: ConformanceBus) throws -> Bool {
+    /// An `assert` step's predicate over what each client holds now.
+    func predicate(_ p: [String: Any], states: [String: ConformanceClientState]) throws -> Bool {
         let type = p["type"] as? String ?? "?"
         switch type {
         case "client_state":
-            guard let c = p["client"] as? String, let client = clients[c] else { throw ConformanceError(.malformedScenario, "predicate client") }
-            let g = client.groups.count == 1 ? client.groups.values.first : client.groups["default"]
+            guard let c = p["client"] as? String, let client = states[c] else { throw ConformanceError(.malformedScenario, "predicate client") }
+            let g = client.group
             if let e = p["epoch"] as? Int, g?.epoch != UInt64(e) { return false }
             if let m = p["member_count"] as? Int, (g.map { $0.isRemoved ? 0 : $0.state.memberIdentities.count } ?? 0) != m { return false }
             return true
         case "payload_count":
-            guard let c = p["client"] as? String, let client = clients[c], let payload = p["payload"] as? String, let n = p["count"] as? Int else {
+            guard let c = p["client"] as? String, let client = states[c], let payload = p["payload"] as? String, let n = p["count"] as? Int else {
                 throw ConformanceError(.malformedScenario, "payload_count predicate")
             }
             return client.window.payloads.filter { $0 == payload }.count == n
         case "no_pending_work":
-            return (p["clients"] as? [String] ?? []).allSatisfy { c in
-                guard let client = clients[c] else { return false }
-                return client.outbound.isEmpty && client.unrouted.isEmpty && bus.mailboxCount(c) == 0 && client.groups.values.allSatisfy { $0.bufferedCount == 0 }
-            }
+            return (p["clients"] as? [String] ?? []).allSatisfy { c in states[c].map { $0.pendingWork == 0 } ?? false }
         case "clients_exactly_equivalent":
-            let states = (p["clients"] as? [String] ?? []).compactMap { c in clients[c]?.groups.values.first.map(ConformanceTrace.Canonical.init) }
-            return !states.isEmpty && states.allSatisfy { $0 == states[0] }
+            let canonical = (p["clients"] as? [String] ?? []).compactMap { c in states[c]?.group.map(ConformanceTrace.Canonical.init) }
+            return !canonical.isEmpty && canonical.allSatisfy { $0 == canonical[0] }
         default:
             throw ConformanceError(.unknownOutcome, "predicate type \"\(type)\" is not implemented by this runner")
         }

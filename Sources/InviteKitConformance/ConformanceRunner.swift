@@ -1,12 +1,14 @@
 import Foundation
+import InviteKit
 import InviteKitCrypto
 import InviteKitMLS
 import InviteKitNostr
 
 /// Runs one MDK scenario document (Scenario IR v2/v3, `cgka-conformance-simulator/schemas`)
-/// against InviteKit clients over ``ConformanceBus`` and checks its expected outcomes
-/// (PROTOCOL §5.13). A `tick` is MDK's harness tick: the client takes its whole mailbox, then
-/// settles. A step or outcome type the runner does not implement fails, naming the type.
+/// against InviteKit clients, each an ``InviteKitNode`` on its own store, over ``ConformanceBus``,
+/// and checks its expected outcomes (PROTOCOL §5.13.1). A `tick` is MDK's harness tick: the
+/// client takes its whole mailbox, then settles (its convergence passes' windows pass). A step or
+/// outcome type the runner does not implement fails, naming the type.
 package struct ConformanceRunner {
     /// The relay URL every client names; the transport is in memory.
     static let relay = "wss://conformance.invitekit.invalid"
@@ -16,14 +18,20 @@ package struct ConformanceRunner {
 
     let document: [String: Any]
     let name: String
+    let names: [String]
     var clients: [String: ConformanceClient] = [:]
     var bus: ConformanceBus
     var trace = ConformanceTrace()
     var stepIndex = 0
     var steps: [[String: Any]] = []
-    var outboundSerial = 0
-    /// Group label of each create step's group, by nostr group id (hex), for `in_group`.
-    var currentGroup = "default"
+    /// The step clock the nodes' `created_at` reads (``baseTime`` plus the step index).
+    let stepClock = LockedBox<Int64>(ConformanceRunner.baseTime)
+    /// The clock the nodes' convergence passes read: it moves only when a tick lets a pass's
+    /// window pass, so whether a pass closed never depends on how fast this machine is.
+    let passClock = LockedBox<ContinuousClock.Instant>(ContinuousClock.now)
+    /// What each published event is, by event id, for the bus's selectors.
+    var labels: [String: Label] = [:]
+    typealias Label = (messageClass: ConformanceMessage.Class, publication: String?, action: String, group: String)
 
     var now: Int64 { Self.baseTime + Int64(stepIndex) }
 
@@ -41,26 +49,44 @@ package struct ConformanceRunner {
         }
         document = o
         name = o["scenario_name"] as? String ?? scenario["name"] as? String ?? "scenario"
+        self.names = names
         self.steps = steps
         bus = ConformanceBus(clients: names)
-        for n in names { clients[n] = ConformanceClient(name: n) }
     }
 
     // MARK: Running
 
-    /// Runs every step, then checks every expected outcome (or the expected trace).
-    package mutating func run() -> ConformanceResult {
+    /// Opens one node per client in a fresh temporary directory, runs every step, closes the
+    /// nodes and deletes the directory, then checks every expected outcome (or the expected trace).
+    package mutating func run() async -> ConformanceResult {
         var result = ConformanceResult(scenario: name)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("invitekit-conformance-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let (stepTime, passTime) = (stepClock, passClock)
+            for n in names {
+                clients[n] = try await ConformanceClient(name: n, directory: directory, clock: { stepTime.withLock { $0 } },
+                                                         passClock: { passTime.withLock { $0 } })
+            }
+        } catch {
+            result.failures.append("opening the clients' nodes: \(error)")
+            await closeAll()
+            return result
+        }
         for (i, step) in steps.enumerated() {
             stepIndex = i
+            stepClock.withLock { $0 = now }
             do {
-                try execute(step, group: "default")
+                try await execute(step, group: "default")
             } catch {
                 result.failures.append("step \(i) (\(step["type"] as? String ?? "?")): \(error)")
+                await closeAll()
                 return result
             }
         }
-        let checker = ConformanceOutcomeChecker(trace: trace, clients: clients)
+        await closeAll()
+        let checker = ConformanceOutcomeChecker(trace: trace)
         if let outcomes = document["expected_outcomes"] as? [[String: Any]] {
             for o in outcomes {
                 result.checked += 1
@@ -75,7 +101,11 @@ package struct ConformanceRunner {
         return result
     }
 
-    mutating func execute(_ step: [String: Any], group: String) throws {
+    func closeAll() async {
+        for c in clients.values { await c.close() }
+    }
+
+    mutating func execute(_ step: [String: Any], group: String) async throws {
         guard let type = step["type"] as? String else { throw ConformanceError(.malformedScenario, "a step without a type") }
         let action = "step-\(stepIndex):\(type)"
         switch type {
@@ -83,95 +113,86 @@ package struct ConformanceRunner {
             guard let g = step["group"] as? String, let inner = step["action"] as? [String: Any] else {
                 throw ConformanceError(.malformedScenario, "in_group needs group and action")
             }
-            try execute(inner, group: g)
+            try await execute(inner, group: g)
         case "create_group":
-            try createGroup(step, group: group, action: action)
+            try await createGroup(step, group: group, action: action)
         case "invite_members":
             let inviter = try string(step, "inviter")
-            let kps = try strings(step, "invitees").map { try client($0).freshKeyPackage(now: now) }
-            let validated = try kps.map { try KeyPackageValidator.validate($0, now: now) }
-            let rng = try client(inviter).rng, t = now
-            try stage(inviter, group: group, publication: step["pending"] as? String, action: action) {
-                try $0.commit(adding: validated, now: t, rng: rng)
-            }
+            var kps: [NostrEvent] = []
+            for invitee in try strings(step, "invitees") { kps.append(try await client(invitee).node.conformanceKeyPackage()) }
+            let id = try groupID(inviter, group)
+            let commit = try await client(inviter).node.conformanceAdd(keyPackages: kps, groupData: nil, to: id)
+            try await staged(inviter, commit: commit, group: group, publication: step["pending"] as? String, action: action)
         case "remove_members":
             let remover = try string(step, "remover")
-            let ids = try strings(step, "members").map { try client($0).identity }
-            let rng = try client(remover).rng, t = now
-            try stage(remover, group: group, publication: step["pending"] as? String, action: action) {
-                try $0.commit(removing: ids, now: t, rng: rng)
+            let id = try groupID(remover, group)
+            for member in try strings(step, "members") {
+                let key = try Secp256k1.XOnlyPublicKey(rawRepresentation: try client(member).identity)
+                try await requireIdle(remover, id)
+                let commit = try await client(remover).node.removeMember(key, groupID: id)
+                try await staged(remover, commit: commit, group: group, publication: step["pending"] as? String, action: action)
             }
         case "self_update":
             let c = try string(step, "client")
-            let rng = try client(c).rng, t = now
-            try stage(c, group: group, publication: step["pending"] as? String, action: action) {
-                try $0.selfUpdate(now: t, rng: rng)
-            }
+            try await requireIdle(c, try groupID(c, group))
+            let commit = try await client(c).node.selfUpdate(groupID: try groupID(c, group))
+            try await staged(c, commit: commit, group: group, publication: step["pending"] as? String, action: action)
         case "update_group_data", "update_group_profile":
             let c = try string(step, "client")
-            let rng = try client(c).rng, t = now
-            try stage(c, group: group, publication: step["pending"] as? String, action: action) { g in
-                var data = g.groupData
-                if let n = step["name"] as? String { data.name = n }
-                if let d = step["description"] as? String { data.description = d }
-                return try g.commit(groupData: data, now: t, rng: rng)
+            let name = step["name"] as? String, description = step["description"] as? String
+            let commit = try await client(c).node.conformanceChangeGroupData(try groupID(c, group)) { data in
+                if let name { data.name = name }
+                if let description { data.description = description }
             }
+            try await staged(c, commit: commit, group: group, publication: step["pending"] as? String, action: action)
         case "update_admin_policy":
             let c = try string(step, "client")
             let admins = try strings(step, "admins").map { try client($0).identity }
-            let rng = try client(c).rng, t = now
-            try stage(c, group: group, publication: step["pending"] as? String, action: action) { g in
-                var data = g.groupData
-                data.admins = admins
-                return try g.commit(groupData: data, now: t, rng: rng)
-            }
+            let commit = try await client(c).node.conformanceChangeGroupData(try groupID(c, group)) { data in data.admins = admins }
+            try await staged(c, commit: commit, group: group, publication: step["pending"] as? String, action: action)
         case "expect_update_admin_policy_error":
             let c = try string(step, "client"), expected = try string(step, "error")
             let admins = try strings(step, "admins").map { try client($0).identity }
-            let rng = try client(c).rng, t = now
+            let id = try groupID(c, group)
+            let refused: InviteKitError
             do {
-                try stage(c, group: group, publication: nil, action: action, keep: false) { g in
-                    var data = g.groupData
-                    data.admins = admins
-                    return try g.commit(groupData: data, now: t, rng: rng)
-                }
-                throw ConformanceError(.stepFailed, "update_admin_policy succeeded; expected \(expected)")
-            } catch let e as ConformanceError where e.code == .stepFailed && e.message.hasPrefix("update_admin_policy succeeded") {
-                throw e
-            } catch {
-                let code = Self.errorCode(error, operation: "update_admin_policy")
-                guard code == expected else { throw ConformanceError(.stepFailed, "update_admin_policy failed with \(code); expected \(expected)") }
-                trace.errors.append(.init(stepIndex: stepIndex, client: c, operation: "update_admin_policy", error: code))
+                let commit = try await client(c).node.conformanceChangeGroupData(id) { data in data.admins = admins }
+                throw ConformanceError(.stepFailed, "update_admin_policy succeeded with Commit \(commit); expected \(expected)")
+            } catch let e as InviteKitError {
+                refused = e
             }
+            let code = Self.errorCode(refused)
+            guard code == expected else { throw ConformanceError(.stepFailed, "update_admin_policy failed with \(code); expected \(expected)") }
+            trace.errors.append(.init(stepIndex: stepIndex, client: c, operation: "update_admin_policy", error: code))
         case "acknowledge_outbound":
-            try acknowledge(step)
+            try await acknowledge(step)
         case "send_app_message":
             let sender = try string(step, "sender"), payload = try string(step, "payload")
-            let label = try groupLabel(sender, group)
-            let event = try clients[sender]!.groups[label]!.message(EventTemplate(kind: 9, content: payload), now: now, rng: clients[sender]!.rng)
-            bus.publish(sender: sender, payload: .group(event), messageClass: .application, publication: nil, action: action)
+            let id = try await client(sender).node.send(payload, to: try groupID(sender, group))
+            labels[id] = (.application, nil, action, try groupLabel(sender, group))
+            try await flush(sender)
         case "leave":
             let c = try string(step, "client")
-            let label = try groupLabel(c, group)
-            let event = try clients[c]!.groups[label]!.leaveEvent(now: now, rng: clients[c]!.rng)
-            bus.publish(sender: c, payload: .group(event), messageClass: .proposal, publication: nil, action: action)
+            let id = try await client(c).node.leaveGroup(groupID: try groupID(c, group))
+            labels[id] = (.proposal, nil, action, try groupLabel(c, group))
+            try await flush(c)
         case "deliver_all":
             bus.deliverAll()
         case "tick":
-            for c in try strings(step, "clients") { try tick(c) }
+            for c in try strings(step, "clients") { try await tick(c) }
         case "await_quiescence":
-            try quiesce()
+            try await quiesce()
         case "clear_events":
-            for c in try strings(step, "clients") { _ = try client(c); clients[c]!.window = .init() }
+            for c in try strings(step, "clients") { try client(c).window = .init() }
         case "observe", "observe_exact":
-            for c in try strings(step, "clients") { try observe(c, group: group, exact: type == "observe_exact") }
+            for c in try strings(step, "clients") { try await observe(c, group: group, exact: type == "observe_exact") }
         case "observe_admin_policy":
             for c in try strings(step, "clients") {
-                let g = try groupOf(c, group)
+                let g = try await client(c).group(try groupLabel(c, group))
                 trace.adminPolicies.append(.init(client: c, admins: g.groupData.admins.map(labelOf)))
             }
         case "probe_bidirectional_decryptability":
-            try probe(try strings(step, "clients"), group: group)
+            try await probe(try strings(step, "clients"), group: group)
         case "withhold_message":
             let selector = try object(step, "selector")
             guard bus.withhold(selector, label: try string(step, "label")) > 0 else { throw ConformanceError(.stepFailed, "withhold_message matched nothing") }
@@ -190,15 +211,13 @@ package struct ConformanceRunner {
         case "clear_partition":
             bus.partition = nil
         case "restart_client":
-            let c = try string(step, "client")
-            _ = try client(c)
-            try clients[c]!.restart()
-            // What a client observed lives in memory: a restart starts a new window (MDK's too).
-            clients[c]!.window = .init()
+            let c = try client(try string(step, "client"))
+            try await c.restart()
+            try await flush(c.name)
         case "barrier":
             break
         case "assert":
-            try assertion(try object(step, "assertion"))
+            try await assertion(try object(step, "assertion"))
         default:
             throw ConformanceError(.unknownStep, "step type \"\(type)\" is not implemented by this runner")
         }
@@ -206,25 +225,24 @@ package struct ConformanceRunner {
 
     // MARK: Steps
 
-    mutating func createGroup(_ step: [String: Any], group: String, action: String) throws {
+    /// The creator's node creates the group, then adds the invitees in one Commit that also
+    /// names the initial admins (MDK's `create_group` is one Commit from epoch 0).
+    mutating func createGroup(_ step: [String: Any], group: String, action: String) async throws {
         let creator = try string(step, "creator"), name = step["name"] as? String ?? ""
         let invitees = try strings(step, "invitees")
         let admins = (step["initial_admins"] as? [String]) ?? defaultAdmins(invitees)
-        let kp = try client(creator).freshKeyPackage(now: now)
-        guard let bundle = try clients[creator]!.store.bundle(reference: try KeyPackageValidator.validate(kp, now: now).reference) else {
-            throw ConformanceError(.stepFailed, "creator's KeyPackage")
-        }
-        let rng = clients[creator]!.rng, t = now
-        let g = try MarmotGroup<MLSGroupState>.create(creator: bundle, name: name, relays: [Self.relay], rng: rng)
-        var data = g.groupData
-        data.admins = [clients[creator]!.identity]
+        let c = try client(creator)
+        let created = try await c.node.createGroup(name: name, relays: [Self.relay])
+        c.groups[group] = created.id
+        await c.absorb(people: people)
+        var data = try await c.node.conformanceGroup(created.id).groupData
+        let before = data.admins
+        data.admins = [c.identity]
         for a in admins where a != creator { data.admins.append(try client(a).identity) }
-        let kps = try invitees.map { try KeyPackageValidator.validate(try client($0).freshKeyPackage(now: now), now: now) }
-        clients[creator]!.groups[group] = g
-        let changed = data.admins != g.groupData.admins
-        try stage(creator, group: group, publication: step["pending"] as? String, action: action) { g in
-            try g.commit(adding: kps, groupData: changed ? data : nil, now: t, rng: rng)
-        }
+        var kps: [NostrEvent] = []
+        for invitee in invitees { kps.append(try await client(invitee).node.conformanceKeyPackage()) }
+        let commit = try await c.node.conformanceAdd(keyPackages: kps, groupData: data.admins != before ? data : nil, to: created.id)
+        try await staged(creator, commit: commit, group: group, publication: step["pending"] as? String, action: action)
     }
 
     /// MDK's default initial admins: the invitees that later perform an admin-gated action
@@ -242,166 +260,157 @@ package struct ConformanceRunner {
         }
     }
 
-    /// Builds an own commit on `who`'s group and holds it for acknowledgement (publish-before-
+    /// An own Commit the node queued: held for the scenario's acknowledgement (publish-before-
     /// apply: nothing changes until the transport accepts it).
-    mutating func stage(_ who: String, group: String, publication: String?, action: String, keep: Bool = true,
-                        _ make: (MarmotGroup<MLSGroupState>) throws -> MarmotPendingCommit<MLSGroupState>) throws {
-        let g = try groupOf(who, group)
-        let pending = try make(g)
-        guard keep else { return }
-        outboundSerial += 1
-        clients[who]!.outbound.append(.init(id: outboundSerial, publication: publication, group: try groupLabel(who, group),
-                                            pending: pending, action: action))
+    mutating func staged(_ who: String, commit: String, group: String, publication: String?, action: String) async throws {
+        let label = try groupLabel(who, group)
+        try client(who).outbound.append(.init(eventID: commit, publication: publication, group: label, action: action))
+        labels[commit] = (.commit, publication, action, label)
+        try await flush(who)
         // A scenario with no acknowledge_outbound step at all predates publish acknowledgement
         // (MDK's first fixtures): its commits are published as made.
-        if !acknowledges { try acknowledge(["client": who, "outcome": "accepted"] as [String: Any]) }
+        if !acknowledges { try await acknowledge(["client": who, "outcome": "accepted"] as [String: Any]) }
     }
 
     /// Whether any step acknowledges publications.
     var acknowledges: Bool { steps.contains { ($0["type"] as? String) == "acknowledge_outbound" } }
 
-    mutating func acknowledge(_ step: [String: Any]) throws {
+    mutating func acknowledge(_ step: [String: Any]) async throws {
         let who = try string(step, "client"), accepted = (try string(step, "outcome")) == "accepted"
         let publication = step["publication"] as? String
-        let matching = try client(who).outbound.filter { publication == nil || $0.publication == publication }
-        if matching.isEmpty, publication != nil { throw ConformanceError(.stepFailed, "no unresolved outbound publication \(publication!)") }
+        let c = try client(who)
+        let matching = c.outbound.filter { publication == nil || $0.publication == publication }
+        if matching.isEmpty, let publication { throw ConformanceError(.stepFailed, "no unresolved outbound publication \(publication)") }
         for o in matching {
-            clients[who]!.outbound.removeAll { $0.id == o.id }
-            guard accepted else { continue }
-            var g = clients[who]!.groups[o.group]!
-            let before = g.epoch, membersBefore = Set(g.state.memberIdentities)
-            let wraps = try g.confirmPublished(o.pending, acknowledgedBy: [Self.relay], wrappingWelcomesFrom: clients[who]!.key, now: now,
-                                               rng: clients[who]!.rng)
-            clients[who]!.groups[o.group] = g
-            bus.publish(sender: who, payload: .group(o.pending.event), messageClass: .commit, publication: o.publication, action: o.action)
-            for (wrap, kp) in zip(wraps, o.pending.keyPackageEvents) {
-                let recipient = clients.values.first { Hex.encode($0.identity) == kp.pubkey }?.name ?? "?"
-                bus.publish(sender: who, payload: .welcome(rumor: wrap, recipient: recipient, group: o.group), messageClass: .welcome,
-                            publication: o.publication, action: o.action)
-            }
-            // The creator's own first commit announces no member changes (MDK's observation).
-            if !o.action.hasSuffix(":create_group") {
-                record(who, before: before, after: g.epoch, membersBefore: membersBefore, membersAfter: Set(g.state.memberIdentities))
-            }
+            c.connection.answer(o.eventID, accepted: accepted)
+            try await flush(who, quiet: o.action.hasSuffix(":create_group"))
+            c.outbound.removeAll { $0.eventID == o.eventID }
         }
+        // Received Commits the pending publication held back are settled now.
+        try await settle(who)
         if let publication {
             trace.pendingResolutions.append(.init(stepIndex: stepIndex, client: who, pending: publication,
                                                   resolution: accepted ? "confirmed" : "rolled_back"))
         }
     }
 
-    mutating func record(_ who: String, before: UInt64, after: UInt64, membersBefore: Set<[UInt8]>, membersAfter: Set<[UInt8]>) {
-        if before != after {
-            clients[who]!.window.epochChanges.append((before, after))
-            clients[who]!.window.epochChanged += 1
+    /// Lets the node publish what is due: own Commits are held (``ConformanceRelayConnection``),
+    /// everything else reaches the bus, labelled. A Commit the node made on its own (a leave
+    /// request committed, a lost add made again) joins the client's outbound.
+    mutating func flush(_ who: String, quiet: Bool = false) async throws {
+        let c = try client(who)
+        for (id, groupID) in await c.node.conformancePendingCommits where !c.outbound.contains(where: { $0.eventID == id }) {
+            let label = c.label(ofGroup: groupID) ?? "default"
+            c.outbound.append(.init(eventID: id, publication: nil, group: label, action: "step-\(stepIndex):auto_commit"))
+            labels[id] = (.commit, nil, "step-\(stepIndex):auto_commit", label)
         }
-        for id in membersAfter.subtracting(membersBefore).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            clients[who]!.window.added.append(labelOf(id))
-            clients[who]!.window.memberAdded += 1
+        for o in c.outbound { c.connection.hold(o.eventID) }
+        try await c.node.conformanceFlush(to: c.connection)
+        var commitLabels: (publication: String?, action: String, group: String)?
+        for event in c.connection.takePublished() {
+            switch event.kind {
+            case MarmotGroupEvent.kind:
+                let unlabelled: Label = (.application, nil, "step-\(stepIndex):unlabelled", "default")
+                let l = labels[event.id] ?? unlabelled
+                if l.messageClass == .commit { commitLabels = (l.publication, l.action, l.group) }
+                bus.publish(sender: who, payload: .group(event), messageClass: l.messageClass, publication: l.publication, action: l.action)
+            case GiftWrap.wrapKind:
+                // A Welcome follows its Commit's `OK` in the same flush.
+                let recipient = event.tags.first { $0.first == "p" && $0.count > 1 }?[1]
+                let to = clients.values.first { Hex.encode($0.identity) == recipient }?.name ?? "?"
+                bus.publish(sender: who, payload: .welcome(rumor: event, recipient: to, group: commitLabels?.group ?? "default"),
+                            messageClass: .welcome, publication: commitLabels?.publication, action: commitLabels?.action ?? "step-\(stepIndex):welcome")
+            default:
+                break // relay lists and the like: nothing a scenario selects
+            }
         }
-        for id in membersBefore.subtracting(membersAfter).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            clients[who]!.window.removed.append(labelOf(id))
-            clients[who]!.window.memberRemoved += 1
-        }
+        await c.absorb(quiet: quiet, people: people)
     }
 
-    /// MDK's harness tick: take the whole mailbox in order, then settle (convergence resolves as
-    /// each fork is found), then publish what an admin owes (SelfRemoves to commit).
-    mutating func tick(_ who: String) throws {
-        _ = try client(who)
-        let inbound = clients[who]!.unrouted + bus.takeMailbox(who)
-        clients[who]!.unrouted = []
-        for m in inbound { try deliver(m, to: who) }
-        for (label, g) in clients[who]!.groups where g.isAdmin && !g.leaveRequests.isEmpty && !g.isRemoved {
-            guard !clients[who]!.outbound.contains(where: { $0.group == label }) else { continue }
-            outboundSerial += 1
-            let pending = try g.commit(includeSelfRemoves: true, now: now, rng: clients[who]!.rng)
-            clients[who]!.outbound.append(.init(id: outboundSerial, publication: nil, group: label, pending: pending,
-                                                action: "step-\(stepIndex):auto_commit"))
-        }
+    /// Lets every open convergence pass's window pass, and runs the node's round.
+    mutating func settle(_ who: String) async throws {
+        let timing = ConvergencePassTiming.v1
+        passClock.withLock { $0 = $0.advanced(by: timing.cap + .seconds(1)) }
+        try await client(who).node.conformanceRound()
+        try await flush(who)
     }
 
-    mutating func deliver(_ m: ConformanceMessage, to who: String) throws {
+    /// MDK's harness tick: take the whole mailbox in order, then settle (convergence resolves
+    /// once the passes' windows passed), then publish what the node owes (leave requests
+    /// committed by an admin).
+    mutating func tick(_ who: String) async throws {
+        let c = try client(who)
+        let inbound = c.unrouted + bus.takeMailbox(who)
+        c.unrouted = []
+        for m in inbound { try await deliver(m, to: who) }
+        try await settle(who)
+    }
+
+    mutating func deliver(_ m: ConformanceMessage, to who: String) async throws {
+        let c = try client(who)
         switch m.payload {
         case let .welcome(wrap, _, group):
-            let joined = try MarmotGroup<MLSGroupState>.join(giftWrap: wrap, recipient: clients[who]!.key, store: clients[who]!.store)
-            clients[who]!.groups[group] = joined
-            // Events that arrived before the Welcome may now route. What the joined epoch's key
-            // still does not open is history from before the join (the commit that added us
-            // among it): it is dropped, not kept as work that can never finish.
-            let waiting = clients[who]!.unrouted
-            clients[who]!.unrouted = []
-            for w in waiting { try deliver(w, to: who) }
-            let preJoin = Set(waiting.compactMap { m -> String? in if case let .group(e) = m.payload { return e.id } else { return nil } })
-            var g = clients[who]!.groups[group]!
-            for e in g.buffer.removeAll() where !preJoin.contains(e.id) { g.buffer.append(e) }
-            clients[who]!.groups[group] = g
+            let before = c.joined.count
+            await c.node.conformanceReceive(giftWrap: wrap)
+            await c.absorb(people: people)
+            guard let joined = c.joined.dropFirst(before).last else { throw ConformanceError(.stepFailed, "\(who) did not join from its Welcome") }
+            c.groups[group] = joined
+            // Events that arrived before the Welcome now route, as a relay's catch-up would
+            // bring them once the node subscribed to the group.
+            let waiting = c.unrouted
+            c.unrouted = []
+            for w in waiting { try await deliver(w, to: who) }
         case let .group(event):
-            guard let id = try? MarmotGroupEvent.nostrGroupID(of: event), let label = clients[who]!.label(ofGroupID: id) else {
-                if clients[who]!.unrouted.count < 256 { clients[who]!.unrouted.append(m) }
+            guard let id = try? MarmotGroupEvent.nostrGroupID(of: event), await c.node.conformanceGroupID(nostrGroupID: id) != nil else {
+                if c.unrouted.count < 256 { c.unrouted.append(m) }
                 return
             }
-            var g = clients[who]!.groups[label]!
-            let before = g.epoch, membersBefore = Set(g.state.memberIdentities), decisionBefore = g.lastConvergenceDecision
-            let receipt = g.ingest(event: event, now: now)
-            clients[who]!.groups[label] = g
-            for o in receipt.outcomes {
-                switch o {
-                case let .message(rumor, _):
-                    clients[who]!.window.payloads.append(rumor.content)
-                    clients[who]!.window.messageReceived += 1
-                default: break
-                }
-            }
-            record(who, before: before, after: g.epoch, membersBefore: membersBefore, membersAfter: Set(g.state.memberIdentities))
-            if let d = g.lastConvergenceDecision, d != decisionBefore { clients[who]!.window.decisions.append(d) }
+            await c.node.conformanceReceive(groupEvent: event)
+            await c.absorb(people: people)
         }
     }
 
     /// Delivers and ticks every client until nothing moves (bounded).
-    mutating func quiesce() throws {
+    mutating func quiesce() async throws {
         for _ in 0..<32 {
             bus.deliverAll()
             let busy = clients.keys.contains { bus.mailboxCount($0) > 0 }
             if !busy, bus.queue.isEmpty { return }
-            for c in clients.keys.sorted() { try tick(c) }
+            for c in clients.keys.sorted() { try await tick(c) }
         }
     }
 
-    mutating func observe(_ who: String, group: String, exact: Bool) throws {
+    mutating func observe(_ who: String, group: String, exact: Bool) async throws {
         let c = try client(who)
         let label = c.groups[group] != nil ? group : (c.groups.count == 1 ? c.groups.keys.first! : group)
-        let g = c.groups[label]
         var o = ConformanceTrace.Observation(client: who)
-        if let g, !g.isRemoved {
-            o.epoch = g.epoch
-            o.memberCount = g.state.memberIdentities.count
-            o.groupName = g.groupData.name
-            o.groupDescription = g.groupData.description
-        } else if let g {
+        if let id = c.groups[label] {
+            let g = try await c.group(label)
             o.epoch = g.epoch
             o.groupName = g.groupData.name
             o.groupDescription = g.groupData.description
+            if !g.isRemoved { o.memberCount = g.state.memberIdentities.count }
+            if exact {
+                o.canonical = ConformanceTrace.Canonical(group: g)
+                o.pendingWork = try await c.node.conformancePendingWork(id) + bus.mailboxCount(who) + c.unrouted.count
+            }
         }
         o.window = c.window
-        if exact, let g {
-            o.canonical = ConformanceTrace.Canonical(group: g)
-            o.pendingWork = g.bufferedCount + c.outbound.count + bus.mailboxCount(who) + c.unrouted.count
-        }
         trace.observations.append(o)
-        clients[who]!.window = .init()
+        c.window = .init()
     }
 
-    /// Every ordered pair seals a probe on a copy of its state and the other opens it on a copy:
-    /// nothing a probe does stays.
-    mutating func probe(_ names: [String], group: String) throws {
+    /// Every ordered pair seals a probe on a copy of its node's group state and the other opens
+    /// it on a copy: nothing a probe does stays.
+    mutating func probe(_ names: [String], group: String) async throws {
         var edges: [ConformanceTrace.Probe.Edge] = []
         for s in names {
             for r in names where r != s {
-                var sender = try groupOf(s, group), recipient = try groupOf(r, group)
+                var sender = try await client(s).group(try groupLabel(s, group))
+                var recipient = try await client(r).group(try groupLabel(r, group))
                 let text = "probe:\(s)->\(r)"
                 var ok = false
-                if let e = try? sender.message(EventTemplate(kind: 9, content: text), now: now, rng: clients[s]!.rng),
+                if let e = try? sender.message(EventTemplate(kind: 9, content: text), now: now, rng: try client(s).rng),
                    case let .message(rumor, _)? = recipient.receive(event: e, now: now).first {
                     ok = rumor.content == text
                 }
@@ -411,30 +420,59 @@ package struct ConformanceRunner {
         trace.probes.append(.init(clients: names, edges: edges))
     }
 
-    mutating func assertion(_ a: [String: Any]) throws {
-        let mode = try string(a, "mode"), predicate = try object(a, "predicate")
-        func holds() throws -> Bool {
-            try ConformanceOutcomeChecker(trace: trace, clients: clients).predicate(predicate, bus: bus)
+    /// What an `assert` predicate reads of every client, now.
+    func states() async throws -> [String: ConformanceClientState] {
+        var out: [String: ConformanceClientState] = [:]
+        for (n, c) in clients {
+            let label = c.groups.count == 1 ? c.groups.keys.first : (c.groups["default"] != nil ? "default" : nil)
+            var s = ConformanceClientState(window: c.window)
+            if let label, let id = c.groups[label] {
+                s.group = try await c.node.conformanceGroup(id)
+                s.pendingWork = try await c.node.conformancePendingWork(id)
+            }
+            s.pendingWork += bus.mailboxCount(n) + c.unrouted.count
+            out[n] = s
         }
+        return out
+    }
+
+    mutating func assertion(_ a: [String: Any]) async throws {
+        let mode = try string(a, "mode"), predicate = try object(a, "predicate")
+        let checker = ConformanceOutcomeChecker(trace: trace)
         switch mode {
         case "exactly":
-            guard try holds() else { throw ConformanceError(.stepFailed, "assertion does not hold: \(predicate)") }
+            guard try checker.predicate(predicate, states: try await states()) else {
+                throw ConformanceError(.stepFailed, "assertion does not hold: \(predicate)")
+            }
         case "eventually", "within":
             let rounds = (a["max_iterations"] as? Int) ?? max(1, ((a["timeout_ms"] as? Int) ?? 1000) / max(1, (a["poll_interval_ms"] as? Int) ?? 1000))
             for _ in 0...min(rounds, 64) {
-                if try holds() { return }
+                if try checker.predicate(predicate, states: try await states()) { return }
                 bus.deliverAll()
-                for c in clients.keys.sorted() { try tick(c) }
+                for c in clients.keys.sorted() { try await tick(c) }
             }
-            guard try holds() else { throw ConformanceError(.stepFailed, "assertion never held: \(predicate)") }
+            guard try checker.predicate(predicate, states: try await states()) else {
+                throw ConformanceError(.stepFailed, "assertion never held: \(predicate)")
+            }
         case "never":
-            guard try !holds() else { throw ConformanceError(.stepFailed, "assertion held, expected never: \(predicate)") }
+            guard try !checker.predicate(predicate, states: try await states()) else {
+                throw ConformanceError(.stepFailed, "assertion held, expected never: \(predicate)")
+            }
         default:
             throw ConformanceError(.unknownStep, "assertion mode \"\(mode)\" is not implemented by this runner")
         }
     }
 
     // MARK: Helpers
+
+    /// The node's own calls wait while the group has a Commit in flight or a pass collecting;
+    /// nothing but the scenario would end that wait here, so a busy group fails the step.
+    func requireIdle(_ who: String, _ groupID: String) async throws {
+        let state = try await client(who).node.convergenceState(of: groupID)
+        if state.lifecycle == .pendingPublish || state.collecting {
+            throw ConformanceError(.stepFailed, "\(who)'s group is busy (\(state.lifecycle.rawValue), collecting \(state.collecting))")
+        }
+    }
 
     func client(_ name: String) throws -> ConformanceClient {
         guard let c = clients[name] else { throw ConformanceError(.malformedScenario, "unknown client \(name)") }
@@ -445,17 +483,20 @@ package struct ConformanceRunner {
     func groupLabel(_ who: String, _ group: String) throws -> String {
         let c = try client(who)
         if c.groups[group] != nil { return group }
-        if group == "default", c.groups.count == 1 { return c.groups.keys.first! }
+        if group == "default", c.groups.count == 1, let only = c.groups.keys.first { return only }
         throw ConformanceError(.stepFailed, "\(who) is in no group \(group)")
     }
 
-    func groupOf(_ who: String, _ group: String) throws -> MarmotGroup<MLSGroupState> {
-        try client(who).groups[try groupLabel(who, group)]!
+    /// The node's private group id for `who`'s group labelled `group`.
+    func groupID(_ who: String, _ group: String) throws -> String {
+        guard let id = try client(who).groups[try groupLabel(who, group)] else { throw ConformanceError(.stepFailed, "\(who) is in no group \(group)") }
+        return id
     }
 
-    func labelOf(_ identity: [UInt8]) -> String {
-        clients.values.first { $0.identity == identity }?.name ?? Hex.encode(identity)
-    }
+    func labelOf(_ identity: [UInt8]) -> String { people[identity] ?? Hex.encode(identity) }
+
+    /// Each client's label by its identity.
+    var people: [[UInt8]: String] { Dictionary(uniqueKeysWithValues: clients.values.map { ($0.identity, $0.name) }) }
 
     func string(_ o: [String: Any], _ key: String) throws -> String {
         guard let s = o[key] as? String else { throw ConformanceError(.malformedScenario, "\(o["type"] ?? "step") lacks \(key)") }
@@ -472,14 +513,13 @@ package struct ConformanceRunner {
         return s
     }
 
-    /// MDK's error vocabulary for what InviteKit refuses (`foundation/errors.md`).
-    static func errorCode(_ error: Error, operation: String) -> String {
-        guard let e = error as? MLSError else { return "\(error)" }
-        switch (e.code, operation) {
-        case (.notAdmin, _): return "not_group_admin"
+    /// MDK's error vocabulary for what the node refuses (`foundation/errors.md`).
+    static func errorCode(_ error: InviteKitError) -> String {
+        switch error.underlyingCode {
+        case "not_admin": return "not_group_admin"
         // An admin list the admin-policy component cannot hold (empty, a non-member).
-        case (.invalidComponent, "update_admin_policy"), (.invalidGroupData, "update_admin_policy"): return "invalid_admin_policy"
-        default: return e.code.rawValue
+        case "invalid_component", "invalid_group_data", "last_admin": return "invalid_admin_policy"
+        default: return error.underlyingCode ?? error.code.rawValue
         }
     }
 }

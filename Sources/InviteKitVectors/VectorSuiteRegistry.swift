@@ -12,13 +12,14 @@ package enum VectorSuiteRegistry {
             + MarmotConformanceVectorSuites.declarations + MarmotInviteLinkVectorSuites.declarations
 
     /// Runs every suite and holds each to its declaration.
-    package static func run(directory: String) -> [VectorSuiteResult] {
+    package static func run(directory: String) async -> [VectorSuiteResult] {
+        let conformance = await MarmotConformanceVectorSuites.run(directory: directory)
         let ran = NostrVectorSuites.run(directory: directory)
             + InviteVectorSuites.run(directory: directory)
             + MLSVectorSuites.results(directory: directory)
             + ContentVectorSuites.run(directory: directory)
             + MarmotInteropVectorSuites.run(directory: directory) + MarmotCurrentVectorSuites.run(directory: directory)
-                + MarmotConformanceVectorSuites.run(directory: directory) + MarmotInviteLinkVectorSuites.run(directory: directory)
+                + conformance + MarmotInviteLinkVectorSuites.run(directory: directory)
         return enforce(ran, directory: directory, declarations: declarations) + [inventory(directory: directory, declarations: declarations)]
     }
 

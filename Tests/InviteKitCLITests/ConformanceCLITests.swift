@@ -26,6 +26,29 @@ final class ConformanceCLITests: XCTestCase {
         XCTAssertTrue(r.out.hasSuffix("9 passed, 0 failed\n"), r.out)
     }
 
+    /// Each client is a node on its own home: a restart between an own Commit and its
+    /// acknowledgement finds the Commit in the store (it is then published, applied and its
+    /// Welcome sent), and the homes are gone after the run.
+    func testClientsAreNodesWhoseHomesOutliveARestartAndNotTheRun() throws {
+        let dir = TemporaryDirectory(prefix: "ik-conf")
+        let tmp = dir.fileURL("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        var o = try scenario("invite-member.v1.json")
+        var s = try XCTUnwrap(o["scenario"] as? [String: Any])
+        var steps = try XCTUnwrap(s["steps"] as? [[String: Any]])
+        XCTAssertEqual(steps[5]["type"] as? String, "invite_members")
+        steps.insert(contentsOf: [["type": "restart_client", "client": "alice"], ["type": "restart_client", "client": "bob"]], at: 6)
+        s["steps"] = steps
+        o["scenario"] = s
+        var outcomes = try XCTUnwrap(o["expected_outcomes"] as? [[String: Any]])
+        for i in outcomes.indices where outcomes[i]["step_index"] as? Int == 6 { outcomes[i]["step_index"] = 8 }
+        o["expected_outcomes"] = outcomes
+        let r = try CLI.run(["conformance", "run", try write(o, in: dir, as: "restart.json")], env: ["TMPDIR": tmp.path])
+        XCTAssertEqual(r.status, 0, r.out)
+        XCTAssertTrue(r.out.hasSuffix("1 passed, 0 failed\n"), r.out)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), [], "the clients' homes are deleted")
+    }
+
     func testAnUnknownStepOrOutcomeFailsByName() throws {
         let dir = TemporaryDirectory(prefix: "ik-conf")
         var withStep = try scenario("convergence-committer-selected.v1.json")

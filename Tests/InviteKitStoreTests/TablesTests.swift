@@ -21,6 +21,31 @@ final class TablesTests: XCTestCase {
         }
     }
 
+    /// A member removed and added again: its group's removal is cleared.
+    func testClearingARemovalMakesTheGroupReadAgain() throws {
+        let store = try Store.inMemory()
+        try store.write { tx in
+            try tx.groups.save(group("g1"))
+            try tx.groups.markRemoved(id: "g1", now: 5)
+        }
+        XCTAssertEqual(try store.read { tx in try tx.groups.get(id: "g1")?.removedAt }, 5)
+        try store.write { tx in try tx.groups.clearRemoved(id: "g1") }
+        XCTAssertNil(try store.read { tx in try tx.groups.get(id: "g1")?.removedAt })
+    }
+
+    /// When a group was last joined through a Welcome: what a node restores `joinedAt` from when
+    /// no pending join records it (an admin's add, a rejoin).
+    func testLastWelcomeByGroupTakesEachGroupsLatestWelcome() throws {
+        let store = try Store.inMemory()
+        try store.write { tx in
+            for (rumor, outcome, group, at) in [("a", "welcome", "g1", 3), ("b", "welcome", "g1", 9), ("c", "accepted", "g2", 4), ("d", "welcome", "g3", 2)] {
+                _ = try tx.processedRequests.record(ProcessedRequest(rumorID: rumor, wrapID: "w" + rumor, outcome: outcome, groupID: group,
+                                                                     processedAt: Int64(at)))
+            }
+        }
+        XCTAssertEqual(try store.read { tx in try tx.processedRequests.lastWelcomeByGroup() }, ["g1": 9, "g3": 2])
+    }
+
     /// `group_tree_chunks` (docs/storage.md §6): chunks written by difference, cut to the tree's
     /// width, read in order; a gap is `store_corrupt`; the group's deletion takes them along.
     func testTreeChunksAreWrittenByDifferenceAndReadInOrder() throws {

@@ -49,7 +49,7 @@ extension InviteKitNode {
               let input = entry.group.convergencePassInput(event) else { return false }
         var pass = runtime?.passes[groupID] ?? ConvergencePass(timing: configuration.convergenceTiming)
         let pending = pendingCommits.values.contains { $0.groupID == groupID }
-        let frozen = pass.retain(event, divergent: input.divergent, canOpen: !pending, at: ContinuousClock.now)
+        let frozen = pass.retain(event, divergent: input.divergent, canOpen: !pending, at: convergenceClock())
         runtime?.passes[groupID] = pass
         if let frozen { resolve(frozen, groupID: groupID) }
         wake()
@@ -60,7 +60,7 @@ extension InviteKitNode {
     /// pass whose window closed. Returns the earliest deadline still open.
     func runConvergencePasses() -> ContinuousClock.Instant? {
         guard let passes = runtime?.passes else { return nil }
-        let now = ContinuousClock.now
+        let now = convergenceClock()
         let pendingGroups = Set(pendingCommits.values.map(\.groupID))
         var next: ContinuousClock.Instant?
         for (groupID, var pass) in passes {

@@ -87,8 +87,8 @@ extension InviteKitNode {
     /// The one path of every group-data change: the refusals first (before waiting, so a refused
     /// change does not wait for the Commit in flight), then, once the group has no Commit in
     /// flight, the same checks on the state that Commit left and the Commit itself.
-    private func changeGroupData(_ groupID: String,
-                                 _ edit: (inout MarmotGroupData, MarmotMLSGroup) throws -> Void) async throws(InviteKitError) -> String {
+    func changeGroupData(_ groupID: String,
+                         _ edit: (inout MarmotGroupData, MarmotMLSGroup) throws -> Void) async throws(InviteKitError) -> String {
         try requireOpen()
         let row = try InviteKitError.mapping { () throws -> StoredGroup in
             let (row, group) = try changeableGroup(groupID)

@@ -28,10 +28,17 @@ extension InviteKitNode {
         try writeSeen(group.seenLog, groupID: groupID, in: tx)
     }
 
-    /// A new group's row, every chunk of its tree and its seen log.
+    /// A new group's row, every chunk of its tree and its seen log. A group this node was
+    /// removed from and joins again starts over: the row is no longer removed, and the buffered
+    /// events and seen values of the earlier membership go.
     func insertGroup(_ row: StoredGroup, group: MarmotMLSGroup, in tx: StoreTransaction) throws {
         registry[row.id]?.savedTree = nil
         try tx.groups.save(row)
+        if registry[row.id] != nil {
+            try tx.groups.clearRemoved(id: row.id)
+            try tx.bufferedEvents.replace(groupID: row.id, ids: []) { _ in "" }
+            try tx.groupSeen.write(groupID: row.id, prunedBelow: group.epoch + 1, evictedThrough: [:], added: [])
+        }
         try writeTree(of: group, groupID: row.id, since: nil, in: tx)
         try writeSeen(group.seenLog, groupID: row.id, in: tx)
     }
@@ -55,6 +62,7 @@ extension InviteKitNode {
     /// ``insertGroup(_:group:in:)`` committed: the next save writes only what changes after it.
     /// Callers have put `group` in the registry first, so its seen log's changes are the ones saved.
     func stateCommitted(_ group: MarmotMLSGroup, groupID: String) {
+        stateObserver?(groupID, group)
         registry[groupID]?.savedTree = group.state.tree
         registry[groupID]?.group.seenLog.markSaved()
         if let (name, relays) = registry[groupID]?.rowSync {

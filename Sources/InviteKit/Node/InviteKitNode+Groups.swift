@@ -89,6 +89,7 @@ extension InviteKitNode {
             throw error
         }
         registry[groupID]!.group = advanced
+        stateObserver?(groupID, advanced)
         if let joinedAt = entry.joinedAt, event.createdAt < joinedAt, case .buffered? = receipt.outcomes.first {
             registry[groupID]!.preJoinBuffered.insert(event.id)
         }
@@ -217,7 +218,7 @@ extension InviteKitNode {
 
     /// Reads the group's `buffered_events` into its engine's buffer, the first time one of its
     /// events arrives (``NodeGroupEntry/bufferLoaded``).
-    private func loadBuffer(groupID: String) throws {
+    func loadBuffer(groupID: String) throws {
         guard registry[groupID]?.bufferLoaded == false else { return }
         var buffer = MarmotEventBuffer()
         for json in try store.read({ tx in try tx.bufferedEvents.all(groupID: groupID) }) {
@@ -225,6 +226,10 @@ extension InviteKitNode {
         }
         registry[groupID]?.group.buffer = buffer
         registry[groupID]?.bufferLoaded = true
+        // History from before the join stays known as such across a restart.
+        if let joinedAt = registry[groupID]?.joinedAt {
+            registry[groupID]?.preJoinBuffered = Set(buffer.events.filter { $0.createdAt < joinedAt }.map(\.id))
+        }
     }
 
     /// Makes `buffered_events` hold `buffer` by difference: only events not stored yet are

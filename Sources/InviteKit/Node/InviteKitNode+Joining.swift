@@ -185,7 +185,8 @@ extension InviteKitNode {
             _ = try tx.processedRequests.record(ProcessedRequest(rumorID: gift.rumor.id, wrapID: wrap.id, outcome: "welcome",
                                                                  groupID: groupID, processedAt: now))
         }
-        setGroup(group, groupID: groupID, relays: relays, name: group.groupData.name)
+        // A new entry, also for a group this node was removed from: a new membership.
+        registry[groupID] = NodeGroupEntry(group: group, inviteTag: nil, relays: relays, name: group.groupData.name)
         registry[groupID]?.joinedAt = now
         stateCommitted(group, groupID: groupID)
         emit(.joined(joinID: joinID, groupID: groupID, epoch: group.epoch))

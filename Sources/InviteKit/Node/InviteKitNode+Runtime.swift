@@ -58,7 +58,7 @@ extension InviteKitNode {
             }
             // Passes close on their own deadlines, which may fall before the idle interval ends.
             var interval = configuration.idleInterval
-            if let deadline = runConvergencePasses() { interval = min(interval, max(.zero, deadline - .now)) }
+            if let deadline = runConvergencePasses() { interval = min(interval, max(.zero, deadline - convergenceClock())) }
             await pause(for: interval)
         }
         try? saveDirtyBuffers()
@@ -231,7 +231,7 @@ extension InviteKitNode {
         return c
     }
 
-    private func receive(giftWrap: NostrEvent) {
+    func receive(giftWrap: NostrEvent) {
         do {
             switch try handleGiftWrap(giftWrap) {
             case nil, .ignored(.duplicate)?: break
@@ -273,7 +273,7 @@ extension InviteKitNode {
 
     /// A live group event: a received current-profile Commit waits for its convergence pass;
     /// anything else is handled now.
-    private func receive(groupEvent: NostrEvent) {
+    func receive(groupEvent: NostrEvent) {
         if holdForConvergence(groupEvent) { return }
         handleReceived(groupEvent: groupEvent)
     }
@@ -289,7 +289,7 @@ extension InviteKitNode {
     }
 
     /// Decides again the requests that waited for their group's Commit; keeps those still waiting.
-    private func retryDeferredWraps() throws {
+    func retryDeferredWraps() throws {
         guard let waiting = runtime?.deferredWraps, !waiting.isEmpty else { return }
         var still: [NostrEvent] = []
         for wrap in waiting {

@@ -59,6 +59,12 @@ public actor InviteKitNode {
     public private(set) var damagedGroups: [String: InviteKitError] = [:]
     /// The runtime's state while ``run()`` runs (`nil` otherwise).
     var runtime: NodeRuntimeState?
+    /// The time convergence passes are scheduled by (PROTOCOL §5.13, "Passes"): the monotonic
+    /// clock, or the conformance runner's step clock (``conformanceSetConvergenceClock(_:)``).
+    var convergenceClock: @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    /// Told each group state the node keeps; set only by the conformance runner
+    /// (``conformanceObserveStates(_:)``).
+    var stateObserver: (@Sendable (String, MarmotMLSGroup) -> Void)?
 
     var signingKey: Secp256k1.PrivateKey { key }
     var randomSource: RandomSource { rng }
@@ -186,6 +192,11 @@ public actor InviteKitNode {
         // When each joined group was joined: history from before it is not reported as evicted.
         for join in try store.read({ tx in try tx.pendingJoins.all() }) where join.state == .joined {
             if let id = join.groupID, registry[id]?.inviteTag == nil { registry[id]?.joinedAt = join.updatedAt }
+        }
+        // A Welcome an admin sent unasked (or a rejoin) has no pending join: its processed mark says when.
+        for (id, at) in try store.read({ tx in try tx.processedRequests.lastWelcomeByGroup() }) where registry[id]?.inviteTag == nil {
+            let joinedAt = max(registry[id]?.joinedAt ?? at, at)
+            registry[id]?.joinedAt = joinedAt
         }
         // A Commit stored by a relay just before a crash is confirmed by the OK that a re-send
         // gets after the restart, so the engine's pending commit comes back from its row.

@@ -44,6 +44,11 @@ package struct GroupsTable {
     }
 
     /// Records that a Commit removed this node from the group.
+    /// The group is this node's again (a Welcome after a removal): its events are read again.
+    package func clearRemoved(id: String) throws {
+        try db.execute(sql: "UPDATE groups SET removed_at = NULL WHERE id = ?", arguments: [id])
+    }
+
     package func markRemoved(id: String, now: Int64) throws {
         try db.execute(sql: "UPDATE groups SET removed_at = coalesce(removed_at, ?), updated_at = ? WHERE id = ?", arguments: [now, now, id])
     }

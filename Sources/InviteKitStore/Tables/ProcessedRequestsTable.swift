@@ -27,6 +27,17 @@ package struct ProcessedRequestsTable {
         try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS(SELECT 1 FROM processed_requests WHERE wrap_id = ?)"), arguments: [wrapID]) ?? false
     }
 
+    /// When each group was last joined through a Welcome (outcome `welcome`), by group id.
+    package func lastWelcomeByGroup() throws -> [String: Int64] {
+        var out: [String: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT group_id, max(processed_at) AS at FROM processed_requests WHERE outcome = 'welcome' AND group_id IS NOT NULL GROUP BY group_id
+            """) {
+            out[row["group_id"]] = row["at"]
+        }
+        return out
+    }
+
     package func count() throws -> Int { try Int.fetchOne(db, sql: "SELECT count(*) FROM processed_requests") ?? 0 }
 
     static func decode(_ row: Row) -> ProcessedRequest {

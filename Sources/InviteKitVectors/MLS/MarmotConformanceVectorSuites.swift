@@ -63,7 +63,7 @@ package enum MarmotConformanceVectorSuites {
     }
 
     /// One scenario file's result, for `invitekit conformance run` and the suite.
-    package static func runScenario(path: String) -> ConformanceResult {
+    package static func runScenario(path: String) async -> ConformanceResult {
         guard let data = FileManager.default.contents(atPath: path) else {
             var r = ConformanceResult(scenario: path)
             r.failures.append("cannot read \(path)")
@@ -71,7 +71,7 @@ package enum MarmotConformanceVectorSuites {
         }
         do {
             var runner = try ConformanceRunner(json: Array(data))
-            return runner.run()
+            return await runner.run()
         } catch {
             var r = ConformanceResult(scenario: path)
             r.failures.append("\(error)")
@@ -79,15 +79,34 @@ package enum MarmotConformanceVectorSuites {
         }
     }
 
-    package static func run(directory: String) -> [VectorSuiteResult] {
+    /// How many scenarios run at once: each client's node waits on its store's `fsync`, so runs
+    /// overlap well; the results do not depend on it (each run has its own nodes and homes).
+    static let parallelScenarios = 8
+
+    /// ``runScenario(path:)`` for each path, several at a time, in the order given.
+    package static func runScenarios(paths: [String]) async -> [ConformanceResult] {
+        await withTaskGroup(of: (Int, ConformanceResult).self) { group in
+            var results = [ConformanceResult?](repeating: nil, count: paths.count)
+            for (i, path) in paths.enumerated() {
+                if i >= parallelScenarios, let (done, r) = await group.next() { results[done] = r }
+                group.addTask { (i, await runScenario(path: path)) }
+            }
+            for await (done, r) in group { results[done] = r }
+            return results.enumerated().map { i, r in
+                r ?? { var missing = ConformanceResult(scenario: paths[i]); missing.failures.append("did not run"); return missing }()
+            }
+        }
+    }
+
+    package static func run(directory: String) async -> [VectorSuiteResult] {
         var results = VectorSuiteResult(suite: "marmot-conformance")
         do {
             let listed = try portableScenarios(directory: directory)
             if Set(listed) != Set(scenarios.map { folder + $0 } + [requiredSet]) {
                 results.record(manifest, "the manifest's portable scenarios are not the ones this suite declares")
             }
-            for path in listed + incidents.map({ folder + $0 }) {
-                let r = runScenario(path: directory + "/" + path)
+            let paths = listed + incidents.map({ folder + $0 })
+            for (path, r) in zip(paths, await runScenarios(paths: paths.map { directory + "/" + $0 })) {
                 results.record(path, r.passed ? nil : r.failures.joined(separator: "; "))
             }
         } catch {

@@ -7,19 +7,19 @@ struct VectorsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vectors", abstract: "Test vectors.", subcommands: [Verify.self])
 
-    struct Verify: ParsableCommand {
+    struct Verify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "verify",
             abstract: "Run every vector suite under the directory; one line per suite, then 'N passed, N failed'.")
         @Option(help: "The vectors directory.", transform: PathOption.parse) var dir = "vectors"
         @Flag(help: "Print each failed case.") var verbose = false
 
-        func run() throws {
-            try runReportingErrors {
+        func run() async throws {
+            try await runReportingErrors {
                 var isDir: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
                     throw CLIFailure("no vectors directory at \(dir)")
                 }
-                let results = VectorSuiteRegistry.run(directory: dir)
+                let results = await VectorSuiteRegistry.run(directory: dir)
                 var passed = 0, failed = 0
                 for r in results {
                     let skips = r.skipped > 0 ? ", \(r.skipped) skipped" : ""
