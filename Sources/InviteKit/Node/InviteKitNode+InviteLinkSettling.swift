@@ -12,6 +12,7 @@ import InviteKitStore
 ///   each gets a `retired` status;
 /// - an approval whose Add was applied is realized in the ledger and its `invited` status queued;
 ///   one whose Add was rolled back is `lost` and the request is open again;
+/// - an admin promoted after a link was made is sent the link's grant;
 /// - automatic links' eligible requests are approved, one per group at a time.
 extension InviteKitNode {
     func settleInviteLinks() throws {
@@ -23,6 +24,7 @@ extension InviteKitNode {
             events = try store.write { tx in try settle(links, approvals, in: tx, now: now) }
         }
         for e in events { emit(e) }
+        if runtime != nil { try grantPromotedAdmins() }
         startAutomaticApprovals(links, now: now)
     }
 
