@@ -350,6 +350,53 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
         XCTAssertTrue(replaced, "the staying admin's replacement reached the former admin's state")
     }
 
+    // MARK: Losing-branch invitation invalidation
+
+    /// Two admins approve the same request at the same epoch (their Adds held back by the relay,
+    /// then both stored): convergence selects one Add at both admins (one epoch, one member
+    /// more, the same epoch authenticator), each ledger is realized with nothing in flight, a
+    /// third approval at either is `invite_request_closed`, and the requester joins and
+    /// associates its join. (Both Welcomes are released by their Commits' `OK`, before the pass
+    /// selects: PROTOCOL §5.14.17 notes what that leaves open.)
+    func testTwoAdminsApprovingOneRequestAtOneEpochConvergeOnOneAdd() async throws {
+        let (w, others) = try await world(adminSeed: 15, extraAdmins: [("dee", 16)])
+        let ada = w.admin, dee = try XCTUnwrap(others.first), bob = w.requester
+        let seen = try await waitFor { try await dee.inviteRequests(in: w.groupID).count == 1 }
+        XCTAssertTrue(seen)
+        let epoch = try await ada.currentGroup(w.groupID).epoch
+        await homes.relay.setPolicy { $0.kind == MarmotProfile.groupEventKind ? .swallow : .accept }
+        let fromAda = try await ada.decideInviteRequest(w.requestID, in: w.groupID, approve: true)
+        let fromDee = try await dee.decideInviteRequest(w.requestID, in: w.groupID, approve: true)
+        XCTAssertNotEqual(fromAda, fromDee)
+        let written = try await waitFor { await self.homes.relay.log.filter { $0.event.id == fromAda || $0.event.id == fromDee }.count >= 2 }
+        XCTAssertTrue(written, "both Adds were written at one epoch")
+        await homes.relay.setPolicy(nil)
+        let converged = try await waitFor(30) {
+            self.advance(5)
+            let a = try await ada.currentGroup(w.groupID), d = try await dee.currentGroup(w.groupID)
+            let settledA = try await ada.inviteRequests(in: w.groupID).first, settledD = try await dee.inviteRequests(in: w.groupID).first
+            return a.epoch == epoch + 1 && d.epoch == epoch + 1 && a.state.epochAuthenticator == d.state.epochAuthenticator
+                && settledA?.approving == false && settledD?.approving == false
+        }
+        XCTAssertTrue(converged, "one Add was selected at both admins")
+        let members = try await ada.currentGroup(w.groupID).state.memberIdentities
+        XCTAssertEqual(members.count, 3)
+        XCTAssertEqual(members.filter { $0 == bob.publicKey.rawRepresentation }.count, 1)
+        for admin in [ada, dee] {
+            let states = try await admin.inviteRequests(in: w.groupID).map(\.state)
+            XCTAssertEqual(states, [.realized])
+            await refused(.inviteRevoked, "invite_request_closed", "a third approval") {
+                _ = try await admin.decideInviteRequest(w.requestID, in: w.groupID, approve: true)
+            }
+        }
+        let joined = try await bob.waitForInviteLinkJoin(w.requestID, timeout: .seconds(20))
+        XCTAssertNotNil(joined.groupID)
+        let associated = try await waitFor { try await bob.inviteLinkJoin(w.requestID).status == .joined }
+        XCTAssertTrue(associated)
+        let epochAfter = try await ada.currentGroup(w.groupID).epoch
+        XCTAssertEqual(epochAfter, epoch + 1, "no Add after the refusals")
+    }
+
     // MARK: An offline grant recipient
 
     /// The second admin is offline when the link is made and its grant sent; the creator is
