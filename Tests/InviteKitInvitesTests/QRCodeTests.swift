@@ -5,24 +5,10 @@ import InviteKitTestSupport
 
 final class QRCodeTests: XCTestCase {
     func zbar(_ png: [UInt8]) throws -> String {
-        let zbarimg = "/usr/bin/zbarimg"
-        guard FileManager.default.isExecutableFile(atPath: zbarimg) else { throw XCTSkip("zbarimg (zbar-tools) not installed") }
-        let tmp = TemporaryDirectory(prefix: "ik-qr")
-        defer { withExtendedLifetime(tmp) {} }
-        let file = tmp.fileURL("code.png")
-        try Data(png).write(to: file)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: zbarimg)
-        p.arguments = ["--raw", "-q", file.path]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0)
-        var s = String(decoding: data, as: UTF8.self)
-        if s.hasSuffix("\n") { s.removeLast() }
-        return s
+        guard QRScan.isAvailable else { throw XCTSkip("zbarimg (zbar-tools) not installed") }
+        let scan = try QRScan.text(in: png)
+        XCTAssertEqual(scan.status, 0)
+        return scan.text
     }
 
     func testPNGDecodesToExactWhistleURL() throws {

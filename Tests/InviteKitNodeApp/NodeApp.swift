@@ -22,6 +22,13 @@
 //   invitekit-node-app link-joiner HOME RELAY CODE CODE_RELAY   previews and consents unless the
 //                                                 home has a request already, prints REQUEST <id>,
 //                                                 then JOINED <group> once a Welcome matched
+//
+// And the admin of an automatic invite link (PROTOCOL §5.14.15), killed at its publish boundaries:
+//
+//   invitekit-node-app link-admin HOME RELAY CODE_RELAY   makes a group (prints GROUP <id>) and one
+//                                                 automatic link on CODE_RELAY unless the home has
+//                                                 them, prints LINK <code> once the link is active,
+//                                                 then runs (approving requests) until killed
 import Foundation
 import InviteKit
 
@@ -35,6 +42,7 @@ enum NodeApp {
             if args[1] == "hand", args.count == 5 { return try await hand(NodeHome(home), group: args[3], text: args[4]) }
             if !home.exists { try InviteKitNode.initialize(home: home, relays: [args[3]]) }
             if args[1] == "link-joiner", args.count == 6 { return try await linkJoiner(home, relay: args[3], code: args[4], codeRelay: args[5]) }
+            if args[1] == "link-admin", args.count == 5 { return try await linkAdmin(home, relay: args[3], codeRelay: args[4]) }
             let node = try InviteKitNode(home: home, configuration: .init(relayTimeout: .seconds(5), idleInterval: .milliseconds(200)))
             if args[1] == "serve" { return try await serve(node) }
             let runner = node.runInBackground()
@@ -72,6 +80,27 @@ enum NodeApp {
         let joined = try await node.waitForInviteLinkJoin(requestID, timeout: .seconds(90))
         say("JOINED \(joined.groupID ?? "")")
         runner.cancel()
+    }
+
+    /// An automatic invite link's admin that survives `kill -9`: the group and the link are read
+    /// back from the home on each start (a link whose policy Commit is still unacknowledged is
+    /// `activating`, and the run loop sends that Commit again rather than a new one).
+    static func linkAdmin(_ home: StoreHome, relay: String, codeRelay: String) async throws {
+        let node = try InviteKitNode(home: home, configuration: .init(relayTimeout: .seconds(5), idleInterval: .milliseconds(200),
+                                                                      selfUpdatePolicy: nil, connector: { url in
+            WebSocketRelayClient(url: url == codeRelay ? relay : url)
+        }))
+        let runner = node.runInBackground()
+        var group = try await node.groups().first
+        if group == nil { group = try await node.createGroup(name: "club") }
+        guard let group else { fail("no group") }
+        say("GROUP \(group.id)")
+        if try await node.inviteLinks(in: group.id).isEmpty {
+            _ = try await node.createInviteLink(in: group.id, approval: .automatic, requestRelays: [codeRelay], timeout: .seconds(60))
+        }
+        while try await node.inviteLinks(in: group.id).first?.state != .active { try await Task.sleep(for: .milliseconds(100)) }
+        say("LINK \(try await node.inviteLinks(in: group.id)[0].code.bech32m)")
+        try await runner.value
     }
 
     /// Owns the home: makes a group, then serves the home until killed.

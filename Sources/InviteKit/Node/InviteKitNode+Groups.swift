@@ -277,8 +277,10 @@ extension InviteKitNode {
     /// The one send of an app event (PROTOCOL §5.15): encrypted, stored as `pending` with its
     /// kind, tags and retention expiry, and queued in one transaction. A relation's targets are
     /// in the group's history; an edit's or deletion's are this member's own (`not_author`), and
-    /// a deletion is applied to them in the same transaction.
-    func sendMessage(_ template: EventTemplate, relation: MessageRelation?, groupID anyID: String) throws -> StoredMessage {
+    /// a deletion is applied to them in the same transaction, as is `alongside` (what the message
+    /// records, e.g. who was sent an invite-link grant).
+    func sendMessage(_ template: EventTemplate, relation: MessageRelation?, groupID anyID: String,
+                     alongside: (StoreTransaction) throws -> Void = { _ in }) throws -> StoredMessage {
         let row = try groupRow(anyID)
         var group = try currentGroup(row.id)
         try Self.requireActive(row, group)
@@ -297,6 +299,7 @@ extension InviteKitNode {
                 for t in targets { try tx.messages.markDeleted(groupID: row.id, appEventID: t, at: now) }
             }
             try enqueue(event, purpose: .message, relays: row.relays, in: tx, now: now)
+            try alongside(tx)
             message = try tx.messages.get(eventID: event.id) ?? message
         }
         // Only after the commit: a failed write leaves the group's ratchet where it was.

@@ -21,18 +21,22 @@ extension InviteKitNode {
         try sendInviteAdminRecord(record, groupID: groupID)
     }
 
-    /// Sends `record` to every other current admin of the group as kind 461 group messages; the
-    /// batch's bound (sixteen recipients) splits a larger admin set into several events.
-    func sendInviteAdminRecord(_ record: InviteAdminRecordV1, groupID: String) throws {
+    /// Sends `record` to `recipients` (every other current admin by default) as kind 461 group
+    /// messages; the batch's bound (sixteen recipients) splits a larger set into several events.
+    /// `rows` writes what the caller records of each batch's recipients in the transaction that
+    /// stores its message, so a crash cannot separate the two.
+    func sendInviteAdminRecord(_ record: InviteAdminRecordV1, groupID: String, to recipients: [[UInt8]]? = nil,
+                               recording rows: (StoreTransaction, ArraySlice<[UInt8]>) throws -> Void = { _, _ in }) throws {
         let group = try currentGroup(groupID)
-        let others = group.groupData.admins.filter { $0 != publicKey.rawRepresentation }
+        let others = recipients ?? group.groupData.admins.filter { $0 != publicKey.rawRepresentation }
         guard !others.isEmpty, group.isAdmin else { return }
         let now = currentTime()
         for start in stride(from: 0, to: others.count, by: InviteAdminBatchV1.maxRecipients) {
-            let copies = others[start..<min(others.count, start + InviteAdminBatchV1.maxRecipients)]
-                .map { InviteAdminBatchDelivery.Copy(recipient: $0, record: record) }
+            let batchRecipients = others[start..<min(others.count, start + InviteAdminBatchV1.maxRecipients)]
+            let copies = batchRecipients.map { InviteAdminBatchDelivery.Copy(recipient: $0, record: record) }
             let batch = try InviteAdminBatchDelivery.make(copies, admin: signingKey, now: now, rng: randomSource)
-            _ = try send(kind: InviteLinkNostr.adminRecordKind, content: Base64.encode(batch.encoded), to: groupID)
+            _ = try sendMessage(EventTemplate(kind: InviteLinkNostr.adminRecordKind, content: Base64.encode(batch.encoded)), relation: nil,
+                                groupID: groupID) { tx in try rows(tx, batchRecipients) }
         }
     }
 

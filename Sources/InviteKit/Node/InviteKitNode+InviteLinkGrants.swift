@@ -9,15 +9,37 @@ import InviteKitStore
 /// `InviteAdminBatchV1` holding, for each other admin, a grant gift-wrapped to that admin; an admin
 /// that opens its copy stores the generation and from then on reads and decides the link's requests.
 extension InviteKitNode {
-    /// Sends the grant of `linkID` (hex) to every other current admin of the group as one kind 461
-    /// group message, authored at the current epoch. Nothing is sent when there is no other admin.
+    /// Sends the grant of `linkID` (hex) to every other current admin it was not sent to yet, as
+    /// kind 461 group messages authored at the current epoch; each message and the record of its
+    /// recipients are one transaction, so an admin promoted later gets the grant from the next
+    /// settle (``grantPromotedAdmins()``) and nobody gets it twice. Nothing is sent when this
+    /// node is no admin or every other admin has it.
     func sendInviteGrants(linkID: String, groupID: String) throws {
         let group = try currentGroup(groupID)
-        let others = group.groupData.admins.filter { $0 != publicKey.rawRepresentation }
-        guard !others.isEmpty, group.isAdmin else { return }
-        guard let row = try store.read({ tx in try tx.inviteLinks.get(linkID: linkID) }) else { return }
+        guard group.isAdmin, let row = try store.read({ tx in try tx.inviteLinks.get(linkID: linkID) }), row.state == .active else { return }
+        var granted = Set(row.grantedAdmins)
+        let others = group.groupData.admins.filter { $0 != publicKey.rawRepresentation && !granted.contains(Hex.encode($0)) }
+        guard !others.isEmpty else { return }
         let generation = try InviteLinkGeneration(serialized: row.generation)
-        try sendInviteAdminRecord(try generation.grant(groupID: group.state.groupID, sourceEpoch: group.epoch), groupID: groupID)
+        guard group.inviteLinks?.links.contains(generation.entry) == true else { return }
+        let record = try generation.grant(groupID: group.state.groupID, sourceEpoch: group.epoch)
+        let now = currentTime()
+        try sendInviteAdminRecord(record, groupID: groupID, to: others) { tx, recipients in
+            granted.formUnion(recipients.map { Hex.encode($0) })
+            try tx.inviteLinks.setGrantedAdmins(linkID: linkID, Array(granted), now: now)
+        }
+    }
+
+    /// The grants owed to admins promoted after a link was made (PROTOCOL §5.14.15, 5): for every
+    /// active link this node made, in a group it still administers.
+    func grantPromotedAdmins() throws {
+        let made = try store.read { tx in try tx.inviteLinks.all() }.filter { $0.state == .active && $0.commitEventID != nil }
+        for link in made {
+            guard let entry = registry[link.groupID], !entry.removed, entry.group.isAdmin,
+                  entry.group.groupData.lifecycle != .disbanded else { continue }
+            // A failure (say, a full store) leaves the grant owed: the next round tries again.
+            try? sendInviteGrants(linkID: link.linkID, groupID: link.groupID)
+        }
     }
 
     /// Takes a kind 461 app event of group `groupID` that arrived at MLS epoch `epoch`, inside the

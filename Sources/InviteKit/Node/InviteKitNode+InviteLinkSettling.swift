@@ -13,6 +13,7 @@ import InviteKitStore
 /// - an approval whose Add was applied is realized in the ledger, its `invited` status queued and
 ///   shared with the other admins;
 ///   one whose Add was rolled back is `lost` and the request is open again;
+/// - an admin promoted after a link was made is sent the link's grant;
 /// - automatic links' eligible requests are approved, one per group at a time.
 extension InviteKitNode {
     func settleInviteLinks() throws {
@@ -26,6 +27,7 @@ extension InviteKitNode {
         // The other admins learn of each realization (best effort, after the transaction).
         for (status, groupID) in invited { try? shareInviteDecision(status, groupID: groupID) }
         for e in events { emit(e) }
+        if runtime != nil { try grantPromotedAdmins() }
         startAutomaticApprovals(links, now: now)
     }
 

@@ -348,10 +348,9 @@ extension InviteKitNode {
             }
             for (eventID, relay, purpose, outcome) in results {
                 writes += 1
-                // The relay has the Commit; its `OK` is not recorded yet.
-                if purpose == .commit { FailPoint.hit("node.flush.before_commit_ok") }
-                // An invite-link request the relay has, its `OK` not recorded: an uncertain publication.
-                if purpose == .inviteLinkRequest { FailPoint.hit("node.flush.before_invite_link_request_ok") }
+                // The relay has the event; its `OK` is not recorded yet: an uncertain publication
+                // (`node.flush.before_commit_ok`, `node.flush.before_invite_link_request_ok`, …).
+                FailPoint.hit("node.flush.before_\(purpose.rawValue)_ok")
                 switch outcome {
                 case .accepted(let ok):
                     try relayAnswered(eventID, relay: relay, accepted: true, message: ok.message)

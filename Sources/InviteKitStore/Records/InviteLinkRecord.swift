@@ -18,12 +18,15 @@ public struct InviteLinkRecord: Sendable {
     public var commitEventID: String?
     /// The newest kind 30444 descriptor queued for the link's relays.
     public var descriptorEventID: String?
+    /// The other admins (lowercase hex accounts) this node sent the generation's grant to.
+    public var grantedAdmins: [String]
     public var createdAt: Int64
     public var updatedAt: Int64
 
     public init(linkID: String, groupID: String, generation: SecureBytes, state: State, commitEventID: String?, descriptorEventID: String? = nil,
-                createdAt: Int64, updatedAt: Int64) {
+                grantedAdmins: [String] = [], createdAt: Int64, updatedAt: Int64) {
         self.linkID = linkID; self.groupID = groupID; self.generation = generation; self.state = state
-        self.commitEventID = commitEventID; self.descriptorEventID = descriptorEventID; self.createdAt = createdAt; self.updatedAt = updatedAt
+        self.commitEventID = commitEventID; self.descriptorEventID = descriptorEventID; self.grantedAdmins = grantedAdmins
+        self.createdAt = createdAt; self.updatedAt = updatedAt
     }
 }

@@ -1,7 +1,7 @@
 /// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
 /// migration: add the next one.
 enum Schema {
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v13]
 
     static var currentVersion: Int { migrations.last!.version }
 
@@ -347,5 +347,11 @@ enum Schema {
         )
         """,
         "CREATE INDEX invite_link_joins_by_created ON invite_link_joins(created_at, request_id)",
+    ])
+
+    /// The admins an invite link's creator sent its grant to (docs/storage.md §6; PROTOCOL
+    /// §5.14.15): an admin promoted later gets the grant then. (v12 is another change's number.)
+    static let v13 = Migration(version: 13, name: "invite_link_grants", statements: [
+        "ALTER TABLE invite_links ADD COLUMN granted_admins TEXT NOT NULL DEFAULT ''",
     ])
 }

@@ -40,10 +40,19 @@ package struct InviteLinksTable {
         try db.execute(sql: "UPDATE invite_links SET descriptor_event_id = ?, updated_at = ? WHERE link_id = ?", arguments: [eventID, now, linkID])
     }
 
+    /// Records that the generation's grant went to `admins` (lowercase hex; replaces the list).
+    package func setGrantedAdmins(linkID: String, _ admins: [String], now: Int64) throws {
+        try db.execute(sql: "UPDATE invite_links SET granted_admins = ?, updated_at = ? WHERE link_id = ?",
+                       arguments: [admins.sorted().joined(separator: "\n"), now, linkID])
+        guard db.changesCount == 1 else { throw StoreError(.notFound, "no invite link \(linkID)") }
+    }
+
     static func decode(_ row: Row) -> InviteLinkRecord {
-        InviteLinkRecord(linkID: row["link_id"], groupID: row["group_id"], generation: SecureBytes(copying: row.bytes("generation")),
-                         state: InviteLinkRecord.State(rawValue: row["state"]) ?? .failed, commitEventID: row["commit_event_id"],
-                         descriptorEventID: row["descriptor_event_id"], createdAt: row["created_at"], updatedAt: row["updated_at"])
+        let granted: String = row["granted_admins"] ?? ""
+        return InviteLinkRecord(linkID: row["link_id"], groupID: row["group_id"], generation: SecureBytes(copying: row.bytes("generation")),
+                                state: InviteLinkRecord.State(rawValue: row["state"]) ?? .failed, commitEventID: row["commit_event_id"],
+                                descriptorEventID: row["descriptor_event_id"], grantedAdmins: granted.split(separator: "\n").map(String.init),
+                                createdAt: row["created_at"], updatedAt: row["updated_at"])
     }
 
     // MARK: ledgers
