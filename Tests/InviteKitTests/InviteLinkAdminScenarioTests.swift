@@ -38,12 +38,7 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
     private func advance(_ seconds: Int64) { clock.withLock { $0 += seconds } }
 
     private func waitFor(_ seconds: Double = 20, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return try await condition()
+        try await Poll.awaiting(timeout: .seconds(seconds), every: .milliseconds(50), condition)
     }
 
     /// An admin's group with a manual link, and a requester node whose request the admin admitted.
@@ -53,6 +48,17 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
         let groupID: String
         let link: NodeInviteLink
         let requestID: String
+    }
+
+    /// The world's only link is retired at its admin, its request revoked, and the requester got
+    /// a `retired` notice.
+    private func assertRetiredAndTold(_ w: World, line: UInt = #line) async throws {
+        let links = try await w.admin.inviteLinks(in: w.groupID).map(\.state)
+        XCTAssertEqual(links, [.retired], line: line)
+        let states = try await w.admin.inviteRequests(in: w.groupID).map(\.state)
+        XCTAssertEqual(states, [.revoked], line: line)
+        let told = try await waitFor { try await w.requester.inviteLinkJoin(w.requestID).status == .retired }
+        XCTAssertTrue(told, "the requester got a retired notice", line: line)
     }
 
     private func world(adminSeed: UInt64 = 1, extraAdmins: [(String, UInt64)] = []) async throws -> (World, [InviteKitNode]) {
@@ -305,7 +311,7 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
     /// and the successor makes the replacement.
     func testASoleAdminNamesASuccessorBeforeItsSelfDemotionEmptiesTheLinks() async throws {
         let (w, _) = try await world(adminSeed: 8)
-        let ada = w.admin, bob = w.requester
+        let ada = w.admin
         await refused(.lastAdmin, "last_admin", "the sole admin demoting itself") { _ = try await ada.demoteAdmin(ada.publicKey, in: w.groupID) }
         await refused(.lastAdmin, "last_admin", "the sole admin leaving") { _ = try await ada.leaveGroup(groupID: w.groupID) }
         let kept = try await ada.currentGroup(w.groupID).inviteLinks?.links
@@ -330,12 +336,7 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
         _ = try await ada.waitForCommit(try await ada.demoteAdmin(ada.publicKey, in: w.groupID), timeout: .seconds(20))
         let emptied = try await ada.currentGroup(w.groupID).inviteLinks?.links
         XCTAssertEqual(emptied, [], "a self-demotion leaves no links")
-        let adaLinks = try await ada.inviteLinks(in: w.groupID).map(\.state)
-        XCTAssertEqual(adaLinks, [.retired])
-        let states = try await ada.inviteRequests(in: w.groupID).map(\.state)
-        XCTAssertEqual(states, [.revoked])
-        let told = try await waitFor { try await bob.inviteLinkJoin(w.requestID).status == .retired }
-        XCTAssertTrue(told, "the requester got a retired notice")
+        try await assertRetiredAndTold(w)
         await refused(.notPermitted, "not_admin", "the former admin making a replacement") { _ = try await ada.createInviteLink(in: w.groupID) }
         let deeRetired = try await waitFor { try await dee.inviteLinks(in: w.groupID).map(\.state) == [.retired] }
         XCTAssertTrue(deeRetired, "the successor's granted copy is retired with the entry")
@@ -457,7 +458,7 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
     /// nothing. A fresh link works again for a fresh request.
     func testRemovingAGrantedAdminRetiresTheLinkAndItsStaleGrant() async throws {
         let (w, others) = try await world(adminSeed: 6, extraAdmins: [("dee", 7)])
-        let ada = w.admin, dee = try XCTUnwrap(others.first), bob = w.requester
+        let ada = w.admin, dee = try XCTUnwrap(others.first)
         let granted = try await waitFor { try await dee.inviteLinks(in: w.groupID).map(\.state) == [.active] }
         XCTAssertTrue(granted)
         let inbox = Hex.encode(w.link.code.inboxPublicKey)
@@ -467,12 +468,7 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
         _ = try await ada.waitForCommit(try await ada.removeMember(dee.publicKey, groupID: w.groupID), timeout: .seconds(20))
         let entries = try await ada.currentGroup(w.groupID).inviteLinks?.links
         XCTAssertEqual(entries, [], "the removal rotated every generation")
-        let adaLinks = try await ada.inviteLinks(in: w.groupID).map(\.state)
-        XCTAssertEqual(adaLinks, [.retired])
-        let states = try await ada.inviteRequests(in: w.groupID).map(\.state)
-        XCTAssertEqual(states, [.revoked])
-        let told = try await waitFor { try await bob.inviteLinkJoin(w.requestID).status == .retired }
-        XCTAssertTrue(told, "the requester got a retired notice")
+        try await assertRetiredAndTold(w)
         await refused(.inviteRevoked, "invite_link_inactive", "the old request replayed to the creator") {
             _ = try await ada.handleInviteRequestWrap(request)
         }

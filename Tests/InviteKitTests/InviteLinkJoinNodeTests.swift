@@ -23,12 +23,7 @@ final class InviteLinkJoinNodeTests: XCTestCase {
     }
 
     private func waitFor(_ seconds: Double = 20, _ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return try await condition()
+        try await Poll.awaiting(timeout: .seconds(seconds), every: .milliseconds(50), condition)
     }
 
     private func storedEventCount() async -> Int { await homes.relay.events(matching: [NostrFilter()]).count }
