@@ -89,16 +89,7 @@ extension InviteKitNode {
     /// A fresh KeyPackage of this node (current profile), its private part stored, not published:
     /// the scenario hands the event to the inviter itself.
     package func conformanceKeyPackage() throws(InviteKitError) -> NostrEvent {
-        try InviteKitError.mapping {
-            let now = currentTime()
-            let (event, bundle) = try KeyPackageEvent.create(nostrKey: signingKey, relays: try defaultRelays(), lastResort: false, now: now,
-                                                             rng: randomSource)
-            try store.write { tx in
-                try tx.keyPackages.save(reference: bundle.reference, eventID: event.id, bundle: bundle.privateSerialization(),
-                                        lastResort: false, now: now)
-            }
-            return event
-        }
+        try InviteKitError.mapping { try makeKeyPackage(relays: try defaultRelays(), now: currentTime()) }
     }
 
     /// Adds the authors of `keyPackages` in one Commit, with `groupData` when given (an admin's

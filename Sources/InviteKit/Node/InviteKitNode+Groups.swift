@@ -370,13 +370,22 @@ extension InviteKitNode {
         guard missing > 0 else { return 0 }
         let now = currentTime()
         for _ in 0..<missing {
-            let (event, bundle) = try KeyPackageEvent.create(nostrKey: signingKey, relays: relays, lastResort: false, now: now, rng: randomSource)
-            try store.write { tx in
-                try tx.keyPackages.save(reference: bundle.reference, eventID: event.id, bundle: bundle.privateSerialization(),
-                                        lastResort: bundle.keyPackage.isLastResort, now: now)
-                try enqueue(event, purpose: .keyPackage, relays: relays, in: tx, now: now)
-            }
+            try makeKeyPackage(relays: relays, now: now) { tx, event in try enqueue(event, purpose: .keyPackage, relays: relays, in: tx, now: now) }
         }
         return missing
+    }
+
+    /// A new KeyPackage of this node naming `relays`: its private part stored in the transaction
+    /// that `alongside` writes to as well (its publication, when it has one). Returns the event.
+    @discardableResult
+    func makeKeyPackage(relays: [String], now: Int64,
+                        alongside: (StoreTransaction, NostrEvent) throws -> Void = { _, _ in }) throws -> NostrEvent {
+        let (event, bundle) = try KeyPackageEvent.create(nostrKey: signingKey, relays: relays, lastResort: false, now: now, rng: randomSource)
+        try store.write { tx in
+            try tx.keyPackages.save(reference: bundle.reference, eventID: event.id, bundle: bundle.privateSerialization(),
+                                    lastResort: bundle.keyPackage.isLastResort, now: now)
+            try alongside(tx, event)
+        }
+        return event
     }
 }

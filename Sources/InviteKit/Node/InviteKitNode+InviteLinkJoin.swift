@@ -307,7 +307,7 @@ extension InviteKitNode {
         record.failure = nil
         record.state = InviteLinkJoin.status(of: attempt, now: now).rawValue
         record.updatedAt = now
-        let groupID = try storeJoinedGroup(group, relays: Self.welcomeRelays(of: group), joinID: nil, gift: gift, wrap: wrap) { tx in
+        let groupID = try storeJoinedGroup(group, relays: Self.welcomeRelays(group.groupData.relays), joinID: nil, gift: gift, wrap: wrap) { tx in
             try tx.keyPackages.consume(reference: consumed)
             try tx.inviteLinkJoins.save(record)
         }

@@ -108,7 +108,7 @@ extension InviteKitNode {
     /// Where a Welcome's chunks are asked for (PROTOCOL §5.11): the Welcome's own relays (those
     /// that are valid relay URLs, at most ``maxWelcomeRelays``), then the join's and the node's.
     private func treeChunkPools(welcomeRelays: [String], join: PendingJoinRecord?) throws -> [RelayPool] {
-        let first = Array(welcomeRelays.filter(RelayURL.isValid).prefix(Self.maxWelcomeRelays))
+        let first = Self.welcomeRelays(welcomeRelays)
         let own = ((join?.relays ?? []) + (try defaultRelays())).reduce(into: [String]()) { if !$0.contains($1) && !first.contains($1) { $0.append($1) } }
         return [first, own].filter { !$0.isEmpty }.map { RelayPool($0.map { configuration.connector($0) }) }
     }
@@ -152,7 +152,7 @@ extension InviteKitNode {
         }
         // A join through an invite uses the invite's relays; an admin's add, the group's own.
         let groupID = Hex.encode(group.state.groupID)
-        try storeJoinedGroup(group, relays: join?.relays ?? Self.welcomeRelays(of: group), joinID: join?.id, gift: gift, wrap: wrap) { tx in
+        try storeJoinedGroup(group, relays: join?.relays ?? Self.welcomeRelays(group.groupData.relays), joinID: join?.id, gift: gift, wrap: wrap) { tx in
             if let join {
                 try tx.advance(join, .welcomeMatched(JoinedGroup(groupID: groupID, nostrGroupID: Hex.encode(group.nostrGroupID),
                                                                  epoch: group.epoch)), now: now)
@@ -160,10 +160,10 @@ extension InviteKitNode {
         }
     }
 
-    /// The relays a group joined by a Welcome is read on when no invite named them: the group
-    /// data's valid ones, bounded.
-    static func welcomeRelays(of group: MarmotMLSGroup) -> [String] {
-        Array(group.groupData.relays.filter(RelayURL.isValid).prefix(maxWelcomeRelays))
+    /// The relays a Welcome names that the node will use: the valid relay URLs, at most
+    /// ``maxWelcomeRelays`` (also where a group joined without an invite is read).
+    static func welcomeRelays(_ relays: [String]) -> [String] {
+        Array(relays.filter(RelayURL.isValid).prefix(maxWelcomeRelays))
     }
 
     /// The one place a processed Welcome becomes a group, however it was asked for (an invite,
