@@ -315,11 +315,14 @@ package struct ConformanceRunner {
                 if l.messageClass == .commit { commitLabels = (l.publication, l.action, l.group) }
                 bus.publish(sender: who, payload: .group(event), messageClass: l.messageClass, publication: l.publication, action: l.action)
             case GiftWrap.wrapKind:
-                // A Welcome follows its Commit's `OK` in the same flush.
+                // A Welcome is labelled by the Commit that released it: it leaves once that Commit
+                // settled (PROTOCOL §5.13, "Welcome hold"), in this flush or a later one.
                 let recipient = event.tags.first { $0.first == "p" && $0.count > 1 }?[1]
                 let to = clients.values.first { Hex.encode($0.identity) == recipient }?.name ?? "?"
-                bus.publish(sender: who, payload: .welcome(rumor: event, recipient: to, group: commitLabels?.group ?? "default"),
-                            messageClass: .welcome, publication: commitLabels?.publication, action: commitLabels?.action ?? "step-\(stepIndex):welcome")
+                let released = try await c.node.conformanceCommit(releasing: event.id).flatMap { labels[$0] }
+                let l = released.map { (publication: $0.publication, action: $0.action, group: $0.group) } ?? commitLabels
+                bus.publish(sender: who, payload: .welcome(rumor: event, recipient: to, group: l?.group ?? "default"),
+                            messageClass: .welcome, publication: l?.publication, action: l?.action ?? "step-\(stepIndex):welcome")
             default:
                 break // relay lists and the like: nothing a scenario selects
             }

@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 import InviteKitTestSupport
+import InviteKitStore
 @testable import InviteKit
 @testable import InviteKitMLS
 
@@ -356,18 +357,21 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
     /// Two admins approve the same request at the same epoch (their Adds held back by the relay,
     /// then both stored): convergence selects one Add at both admins (one epoch, one member
     /// more, the same epoch authenticator), each ledger is realized with nothing in flight, a
-    /// third approval at either is `invite_request_closed`, and the requester joins and
-    /// associates its join. (Both Welcomes are released by their Commits' `OK`, before the pass
-    /// selects: PROTOCOL §5.14.17 notes what that leaves open.)
+    /// third approval at either is `invite_request_closed`, and the requester joins the selected
+    /// branch and associates its join. The losing Add's Welcome is never sent: it was held until
+    /// the pass selected the other Add, then dropped, and that Commit is recorded as replaced
+    /// (PROTOCOL §5.13, "Welcome hold").
     func testTwoAdminsApprovingOneRequestAtOneEpochConvergeOnOneAdd() async throws {
         let (w, others) = try await world(adminSeed: 15, extraAdmins: [("dee", 16)])
         let ada = w.admin, dee = try XCTUnwrap(others.first), bob = w.requester
         let seen = try await waitFor { try await dee.inviteRequests(in: w.groupID).count == 1 }
         XCTAssertTrue(seen)
         let epoch = try await ada.currentGroup(w.groupID).epoch
+        let welcomesBefore = try [ada, dee].map { n in try n.store.read { tx in try tx.outbound.count(purpose: .welcome) } }
         await homes.relay.setPolicy { $0.kind == MarmotProfile.groupEventKind ? .swallow : .accept }
-        let fromAda = try await ada.decideInviteRequest(w.requestID, in: w.groupID, approve: true)
-        let fromDee = try await dee.decideInviteRequest(w.requestID, in: w.groupID, approve: true)
+        let approvedByAda = try await ada.decideInviteRequest(w.requestID, in: w.groupID, approve: true)
+        let approvedByDee = try await dee.decideInviteRequest(w.requestID, in: w.groupID, approve: true)
+        let fromAda = try XCTUnwrap(approvedByAda), fromDee = try XCTUnwrap(approvedByDee)
         XCTAssertNotEqual(fromAda, fromDee)
         let written = try await waitFor { await self.homes.relay.log.filter { $0.event.id == fromAda || $0.event.id == fromDee }.count >= 2 }
         XCTAssertTrue(written, "both Adds were written at one epoch")
@@ -383,9 +387,14 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
         let members = try await ada.currentGroup(w.groupID).state.memberIdentities
         XCTAssertEqual(members.count, 3)
         XCTAssertEqual(members.filter { $0 == bob.publicKey.rawRepresentation }.count, 1)
+        // The loser's approval is lost when its Add is replaced; the winner's shared `invited`
+        // record (sent once its Add settled) realizes the request there too.
+        let realized = try await waitFor {
+            for admin in [ada, dee] { guard try await admin.inviteRequests(in: w.groupID).map(\.state) == [.realized] else { return false } }
+            return true
+        }
+        XCTAssertTrue(realized, "the request is realized at both admins")
         for admin in [ada, dee] {
-            let states = try await admin.inviteRequests(in: w.groupID).map(\.state)
-            XCTAssertEqual(states, [.realized])
             await refused(.inviteRevoked, "invite_request_closed", "a third approval") {
                 _ = try await admin.decideInviteRequest(w.requestID, in: w.groupID, approve: true)
             }
@@ -396,6 +405,23 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
         XCTAssertTrue(associated)
         let epochAfter = try await ada.currentGroup(w.groupID).epoch
         XCTAssertEqual(epochAfter, epoch + 1, "no Add after the refusals")
+
+        // The requester is on the selected branch: its epoch is the admins' epoch, not a twin.
+        let selected = try await ada.currentGroup(w.groupID), atBob = try await bob.currentGroup(w.groupID)
+        XCTAssertEqual(atBob.epoch, selected.epoch)
+        XCTAssertEqual(atBob.state.epochAuthenticator, selected.state.epochAuthenticator, "the requester joined the selected branch")
+        // Exactly one Add was selected; the loser's Commit is replaced and its Welcome deleted unsent.
+        let adaWon = selected.selectedBranchHolds(commitEventID: fromAda, builtOn: epoch)
+        XCTAssertNotEqual(adaWon, selected.selectedBranchHolds(commitEventID: fromDee, builtOn: epoch))
+        let (loser, loserID) = adaWon ? (dee, fromDee) : (ada, fromAda)
+        let (status, held) = try loser.store.read { tx in
+            (try tx.pendingCommits.get(commitEventID: loserID)?.status, try tx.outbound.heldCommits())
+        }
+        XCTAssertEqual(status, PendingCommitRecord.Status.rolledBack, "the losing Add is recorded as replaced")
+        XCTAssertEqual(held, [], "no Welcome is left held")
+        let welcomes = try [ada, dee].map { n in try n.store.read { tx in try tx.outbound.count(purpose: .welcome) } }
+        XCTAssertEqual(welcomes[adaWon ? 1 : 0], welcomesBefore[adaWon ? 1 : 0], "no Welcome of the losing Add is left")
+        XCTAssertEqual(welcomes[adaWon ? 0 : 1], welcomesBefore[adaWon ? 0 : 1] + 1, "the selected Add's Welcome")
     }
 
     // MARK: An offline grant recipient

@@ -45,8 +45,8 @@ final class NodeGroupAdminRealRelayTests: RealRelayNodeTestCase {
             return true
         }
         XCTAssertTrue(rerouted, "every member's row names the new relays")
-        let announced = await log.events.contains { if case .groupRelaysChanged(group, [moved]) = $0 { return true } else { return false } }
-        XCTAssertTrue(announced)
+        let announced = try await waitFor { await log.events.contains { if case .groupRelaysChanged(group, [moved]) = $0 { return true } else { return false } } }
+        XCTAssertTrue(announced, "the event log has the move (a separate task fills it)")
         _ = try await nodes[2].send("after the move", to: group)
         let delivered = try await waitFor { try await nodes[0].history(of: group).contains { $0.content == "after the move" } }
         XCTAssertTrue(delivered, "a message sent after the move arrives")
@@ -59,8 +59,8 @@ final class NodeGroupAdminRealRelayTests: RealRelayNodeTestCase {
             try await nodes.asyncMap { try await $0.members(of: group).members.filter(\.isAdmin).map(\.publicKey) }.allSatisfy { $0 == [key] }
         }
         XCTAssertTrue(handedOver, "one admin everywhere")
-        let announced = await log.events.contains { if case .adminsChanged(group, [key]) = $0 { return true } else { return false } }
-        XCTAssertTrue(announced)
+        let announced = try await waitFor { await log.events.contains { if case .adminsChanged(group, [key]) = $0 { return true } else { return false } } }
+        XCTAssertTrue(announced, "the event log has the handover (a separate task fills it)")
     }
 
     /// A group with Ada (its creator and admin), Bob and Cy, every node running.

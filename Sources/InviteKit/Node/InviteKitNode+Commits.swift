@@ -208,7 +208,8 @@ extension InviteKitNode {
                 for w in release.welcomes {
                     // The group's relays, and the joiner's kind-10050 inbox when its list was found.
                     let inbox = (welcomeInboxes[w.recipient] ?? []).filter { !hosted.relays.contains($0) }
-                    try enqueue(w.wrap, purpose: .welcome, relays: hosted.relays + inbox, gate: gate, in: tx, now: now)
+                    // Held until the Add settles on the selected branch (``settleWelcomeHolds()``).
+                    try enqueue(w.wrap, purpose: .welcome, relays: hosted.relays + inbox, gate: gate, heldFor: eventID, in: tx, now: now)
                 }
                 group = hosted.group
             case .change(_, let commit):

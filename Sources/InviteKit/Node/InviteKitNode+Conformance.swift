@@ -43,19 +43,38 @@ extension InviteKitNode {
     /// One gift wrap as the gift-wrap feed delivers it.
     package func conformanceReceive(giftWrap: NostrEvent) { receive(giftWrap: giftWrap) }
 
-    /// One round of the loop's work that needs no relay: deferred wraps, dirty buffers, and the
-    /// convergence passes whose window closed by ``convergenceClock``.
+    /// One round of the loop's work that needs no relay: deferred wraps, dirty buffers, the
+    /// convergence passes whose window closed by ``convergenceClock``, then the Welcome holds.
     package func conformanceRound() throws(InviteKitError) {
         try InviteKitError.mapping {
             try retryDeferredWraps()
             try saveDirtyBuffers()
         }
         _ = runConvergencePasses()
+        _ = try InviteKitError.mapping { try settleWelcomeHolds() }
     }
 
     /// Writes every due delivery to `connection` (the loop's `flush` with one relay for all).
     package func conformanceFlush(to connection: any NostrRelayConnection) async throws(InviteKitError) {
         _ = try await InviteKitError.mapping { try await flush { _ in connection } }
+    }
+
+    /// The Commit whose `OK` released the queued event `eventID` (a Welcome, through its gate
+    /// chain of tree chunks), or `nil`: a Welcome held for its Commit's settlement (PROTOCOL §5.13,
+    /// "Welcome hold") leaves in a later flush than its Commit, and the runner labels it by it.
+    package func conformanceCommit(releasing eventID: String) throws(InviteKitError) -> String? {
+        try InviteKitError.mapping {
+            try store.read { tx in
+                var id = eventID
+                for _ in 0..<64 {
+                    guard let entry = try tx.outbound.entry(eventID: id) else { return nil }
+                    if entry.purpose == .commit { return entry.eventID }
+                    guard let gate = entry.gateEventID else { return nil }
+                    id = gate
+                }
+                return nil
+            }
+        }
     }
 
     /// The ids of the own Commits waiting for a relay's `OK`.

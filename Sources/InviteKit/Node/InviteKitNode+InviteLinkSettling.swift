@@ -10,7 +10,7 @@ import InviteKitStore
 /// - an `active` link whose entry left selected state (a revocation, or the rotation an admin
 ///   change forces, from any admin) is `retired`: the ledger revokes its unfulfilled requests,
 ///   each gets a `retired` status;
-/// - an approval whose Add was applied is realized in the ledger, its `invited` status queued and
+/// - an approval whose Add was applied and settled (its Welcome released) is realized in the ledger, its `invited` status queued and
 ///   shared with the other admins;
 ///   one whose Add was rolled back is `lost` and the request is open again;
 /// - an admin promoted after a link was made is sent the link's grant;
@@ -38,7 +38,14 @@ extension InviteKitNode {
             let present = try group.inviteLinks?.links.contains(InviteLinkGeneration(serialized: link.generation).entry) ?? false
             if link.state == .activating ? (present || pendingCommits[link.commitEventID ?? ""] == nil) : !present { return true }
         }
-        return approvals.contains { pendingCommits[$0.commitEventID] == nil }
+        return approvals.contains(where: approvalSettled)
+    }
+
+    /// Whether an approval's Add is decided: acknowledged (or refused) and, when acknowledged, its
+    /// Welcomes no longer held (PROTOCOL §5.13, "Welcome hold"): a realization is projected only
+    /// once the Add settled on the selected branch.
+    private func approvalSettled(_ approval: InviteLinkApprovalRecord) -> Bool {
+        pendingCommits[approval.commitEventID] == nil && welcomeHolds[approval.commitEventID] == nil
     }
 
     /// The settled links' and approvals' events, and the `invited` statuses to share with the
@@ -84,7 +91,7 @@ extension InviteKitNode {
                 events.append(.inviteLinkRevoked(groupID: link.groupID, linkID: link.linkID, cancelledRequests: revoked.count))
             }
         }
-        for approval in approvals where pendingCommits[approval.commitEventID] == nil {
+        for approval in approvals where approvalSettled(approval) {
             guard let status = try tx.pendingCommits.get(commitEventID: approval.commitEventID)?.status, status != .waiting else { continue }
             let context = try InviteRequestContextV1(decoding: approval.context)
             guard status == .confirmed else {

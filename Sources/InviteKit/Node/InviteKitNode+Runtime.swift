@@ -59,6 +59,12 @@ extension InviteKitNode {
             // Passes close on their own deadlines, which may fall before the idle interval ends.
             var interval = configuration.idleInterval
             if let deadline = runConvergencePasses() { interval = min(interval, max(.zero, deadline - convergenceClock())) }
+            // Welcomes wait for their Add to settle, which a pass resolved just now may decide.
+            do {
+                if let deadline = try settleWelcomeHolds() { interval = min(interval, max(.zero, deadline - convergenceClock())) }
+            } catch {
+                report(error, eventID: nil)
+            }
             await pause(for: interval)
         }
         try? saveDirtyBuffers()

@@ -41,6 +41,9 @@ public actor InviteKitNode {
     /// Own Commits waiting for a relay's `OK`, by Commit event id (mirrors the waiting
     /// `pending_commits` rows).
     var pendingCommits: [String: NodePendingCommit] = [:]
+    /// Acknowledged own Adds whose Welcomes wait to settle, by Commit event id (mirrors the
+    /// `outbound.held_for_commit` values; PROTOCOL §5.13, "Welcome hold").
+    var welcomeHolds: [String: NodeWelcomeHold] = [:]
     /// Welcome wraps whose ratchet-tree chunks are being fetched (PROTOCOL §5.11): a wrap a relay
     /// sends again meanwhile starts no second fetch.
     var treeChunkFetches: Set<String> = []
@@ -202,6 +205,10 @@ public actor InviteKitNode {
         // gets after the restart, so the engine's pending commit comes back from its row.
         for waiting in try store.read({ tx in try tx.pendingCommits.waiting() }) {
             pendingCommits[waiting.commitEventID] = try NodePendingCommit(restoring: waiting)
+        }
+        for row in try store.read({ tx in try Self.storedWelcomeHolds(in: tx) }) {
+            welcomeHolds[row.commitEventID] = NodeWelcomeHold(groupID: row.groupID, epoch: row.epoch, start: ContinuousClock.now,
+                                                              timing: configuration.convergenceTiming)
         }
         // This node holds the home's lock, so no connection of an earlier process is alive: what
         // it had written and not heard back about is due again at once (docs/storage.md §2).
@@ -472,6 +479,7 @@ public actor InviteKitNode {
         if let (groupID, group) = applied {
             setGroup(group, groupID: groupID)
             stateCommitted(group, groupID: groupID)
+            if case .join(let join)? = pendingCommits[eventID] { holdWelcomes(of: eventID, groupID: groupID, builtOn: join.commit.fromEpoch) }
         }
         if resolved { pendingCommits[eventID] = nil }
         if let next { pendingCommits[next.event.id] = next }

@@ -90,3 +90,15 @@ extension MarmotGroup {
         snapshots.contains { $0.commitDigest == commitHash && $0.added.contains(account) }
     }
 }
+
+extension MarmotGroup {
+    /// Whether the Commit event `commitEventID`, built on `epoch`, is on the selected branch: the
+    /// retained snapshot for `epoch` names it, or `epoch` is older than every retained snapshot
+    /// (past the rollback horizon no branch can replace it). A Commit no retained epoch names
+    /// while the group is at or below `epoch` was rolled back. What decides whether an own Add's
+    /// Welcomes are released (PROTOCOL §5.13, "Welcome hold").
+    public func selectedBranchHolds(commitEventID: String, builtOn epoch: UInt64) -> Bool {
+        if let snapshot = snapshots.first(where: { $0.epoch == epoch }) { return snapshot.eventID == commitEventID.lowercased() }
+        return epoch < state.epoch && snapshots.allSatisfy { epoch < $0.epoch }
+    }
+}

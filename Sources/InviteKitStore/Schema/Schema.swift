@@ -1,7 +1,7 @@
 /// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
 /// migration: add the next one.
 enum Schema {
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v13]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v13, v14]
 
     static var currentVersion: Int { migrations.last!.version }
 
@@ -353,5 +353,12 @@ enum Schema {
     /// §5.14.15): an admin promoted later gets the grant then. (v12 is another change's number.)
     static let v13 = Migration(version: 13, name: "invite_link_grants", statements: [
         "ALTER TABLE invite_links ADD COLUMN granted_admins TEXT NOT NULL DEFAULT ''",
+    ])
+
+    /// Welcomes held until their Add Commit settles on the selected branch (docs/storage.md §2;
+    /// PROTOCOL §5.13, "Welcome hold"): the Commit's event id while held, `NULL` once released.
+    static let v14 = Migration(version: 14, name: "welcome_holds", statements: [
+        "ALTER TABLE outbound ADD COLUMN held_for_commit TEXT",
+        "CREATE INDEX outbound_held ON outbound(held_for_commit) WHERE held_for_commit IS NOT NULL",
     ])
 }

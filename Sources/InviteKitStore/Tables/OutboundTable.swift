@@ -10,10 +10,11 @@ package struct OutboundTable {
     /// relays it did not have yet are added.
     @discardableResult
     package func enqueue(eventID: String, eventJSON: String, kind: Int, purpose: OutboundPurpose, relays: [String],
-                        gateEventID: String? = nil, now: Int64) throws -> Bool {
+                        gateEventID: String? = nil, heldForCommit: String? = nil, now: Int64) throws -> Bool {
         try db.execute(sql: """
-            INSERT OR IGNORE INTO outbound(event_id, event_json, kind, purpose, gate_event_id, created_at) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [eventID, eventJSON, kind, purpose.rawValue, gateEventID, now])
+            INSERT OR IGNORE INTO outbound(event_id, event_json, kind, purpose, gate_event_id, held_for_commit, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [eventID, eventJSON, kind, purpose.rawValue, gateEventID, heldForCommit, now])
         let fresh = db.changesCount == 1
         for relay in relays {
             try db.execute(sql: """
@@ -35,14 +36,15 @@ package struct OutboundTable {
     }
 
     /// Deliveries to act on now: queued and due, or sent and past their ack timeout; never an
-    /// event whose gate event no relay has acknowledged yet (no Welcome before its Commit's `OK`).
+    /// event whose gate event no relay has acknowledged yet (no Welcome before its Commit's `OK`),
+    /// nor one held for its Commit's settlement (``releaseHeld(forCommit:)``).
     /// Oldest events first; each entry lists only its due deliveries.
     package func due(now: Int64, limit: Int = 256) throws -> [OutboundEntry] {
         let rows = try Row.fetchAll(db, sql: """
             SELECT o.event_id, o.event_json, o.kind, o.purpose, o.gate_event_id, o.created_at,
                    d.relay, d.status, d.attempts, d.next_attempt_at, d.reason, d.updated_at
             FROM outbound_deliveries d JOIN outbound o ON o.event_id = d.event_id
-            WHERE d.status IN ('queued', 'sent') AND d.next_attempt_at <= ?
+            WHERE d.status IN ('queued', 'sent') AND d.next_attempt_at <= ? AND o.held_for_commit IS NULL
               AND (o.gate_event_id IS NULL OR EXISTS (
                     SELECT 1 FROM outbound_deliveries g WHERE g.event_id = o.gate_event_id AND g.status = 'acked'))
             ORDER BY o.created_at, o.event_id, d.relay
@@ -99,6 +101,27 @@ package struct OutboundTable {
         return rows.count
     }
 
+    /// The Commits whose events are held (Welcomes waiting for their Add to settle on the
+    /// selected branch, PROTOCOL §5.13 "Welcome hold").
+    package func heldCommits() throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT DISTINCT held_for_commit FROM outbound WHERE held_for_commit IS NOT NULL ORDER BY held_for_commit")
+    }
+
+    /// The events held for `commitEventID` become due like any other. Returns how many.
+    @discardableResult
+    package func releaseHeld(forCommit commitEventID: String) throws -> Int {
+        try db.execute(sql: "UPDATE outbound SET held_for_commit = NULL WHERE held_for_commit = ?", arguments: [commitEventID])
+        return db.changesCount
+    }
+
+    /// The events held for `commitEventID` are deleted, deliveries and all, never sent (their
+    /// Commit lost its branch). Returns how many.
+    @discardableResult
+    package func dropHeld(forCommit commitEventID: String) throws -> Int {
+        try db.execute(sql: "DELETE FROM outbound WHERE held_for_commit = ?", arguments: [commitEventID])
+        return db.changesCount
+    }
+
     /// Whether some relay acknowledged the event.
     package func isAcked(eventID: String) throws -> Bool {
         try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM outbound_deliveries WHERE event_id = ? AND status = 'acked')",
@@ -116,6 +139,12 @@ package struct OutboundTable {
             WHERE NOT EXISTS (SELECT 1 FROM outbound_deliveries d WHERE d.event_id = r.id AND d.status = 'acked')
               AND EXISTS (SELECT 1 FROM outbound_deliveries d WHERE d.event_id = r.id AND d.status IN ('queued', 'sent'))
             """, arguments: [gateEventID]) ?? 0
+    }
+
+    /// How many events of `purpose` are queued or were sent (what a held-and-dropped Welcome
+    /// leaves no row of).
+    package func count(purpose: OutboundPurpose) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM outbound WHERE purpose = ?", arguments: [purpose.rawValue]) ?? 0
     }
 
     /// Deliveries not yet final.

@@ -38,6 +38,16 @@ package struct PendingCommitsTable {
         guard db.changesCount == 1 else { throw StoreError(.invalidTransition, "commit \(commitEventID) is not waiting") }
     }
 
+    /// A confirmed Commit that convergence replaced before its Welcomes were released (PROTOCOL
+    /// §5.13, "Welcome hold") is `rolled_back` after all: what waited on it reads it as lost.
+    /// Throws ``StoreError/Code/invalidTransition`` if it is not confirmed.
+    package func replace(commitEventID: String, now: Int64) throws {
+        try db.execute(sql: """
+            UPDATE pending_commits SET status = 'rolled_back', resolved_at = ? WHERE commit_event_id = ? AND status = 'confirmed'
+            """, arguments: [now, commitEventID])
+        guard db.changesCount == 1 else { throw StoreError(.invalidTransition, "commit \(commitEventID) is not confirmed") }
+    }
+
     static func decode(_ row: Row) -> PendingCommitRecord {
         PendingCommitRecord(commitEventID: row["commit_event_id"], groupID: row["group_id"], epoch: UInt64(bitPattern: row["epoch"]),
                             requestID: row["request_id"], joiner: row.optionalBytes("joiner"),
