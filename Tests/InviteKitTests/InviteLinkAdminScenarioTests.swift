@@ -424,6 +424,50 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
         XCTAssertEqual(welcomes[adaWon ? 0 : 1], welcomesBefore[adaWon ? 0 : 1] + 1, "the selected Add's Welcome")
     }
 
+    // MARK: Offer evidence
+
+    /// An automatic link's request whose offered KeyPackage no relay has yet: the admin admits it
+    /// (it lists it) but records the offer `unavailable` and adds nobody; once the requester's
+    /// KeyPackage reaches the relay, the next check finds it `valid` and the automatic approval
+    /// adds the requester (PROTOCOL §5.14.15, "Offer evidence").
+    func testAnAutomaticLinkAddsNobodyUntilTheOfferIsValidated() async throws {
+        let ada = try node("ada", seed: 21)
+        let group = try await ada.createGroup(name: "club")
+        let link = try await ada.createInviteLink(in: group.id, approval: .automatic, timeout: .seconds(20))
+        let bob = try node("bob", seed: 22)
+        var preview: InviteLinkPreview?
+        let previewed = try await waitFor {
+            preview = try? await bob.previewInviteLink(code: link.code.bech32m)
+            return preview != nil
+        }
+        XCTAssertTrue(previewed)
+        // No relay stores KeyPackages for now: the request names an event nobody can fetch.
+        await homes.relay.setPolicy { $0.kind == KeyPackageEvent.kind ? .swallow : .accept }
+        let started = try await bob.joinByInviteLink(code: link.code.bech32m, preview: try XCTUnwrap(preview).preview)
+        let epoch = try await ada.currentGroup(group.id).epoch
+        let unavailable = try await waitFor {
+            guard let r = try await ada.inviteRequests(in: group.id).first else { return false }
+            return r.offer == .unavailable(reason: "offer_not_found")
+        }
+        XCTAssertTrue(unavailable, "the admitted request's offer is recorded as missing")
+        let listed = try await ada.inviteRequests(in: group.id)
+        XCTAssertEqual(listed.map(\.state), [.open])
+        XCTAssertEqual(listed.map(\.approving), [false], "no automatic approval of an unvalidated offer")
+        let unchanged = try await ada.currentGroup(group.id).epoch
+        XCTAssertEqual(unchanged, epoch, "no Add")
+
+        await homes.relay.setPolicy(nil)
+        let joined = try await waitFor(40) {
+            self.advance(5) // the requester's KeyPackage retry and the admin's next check come due
+            return try await bob.inviteLinkJoin(started.requestID).status == .joined
+        }
+        XCTAssertTrue(joined, "validated, the offer is approved automatically and the requester joins")
+        let valid = try await ada.inviteRequests(in: group.id).first?.offer
+        XCTAssertEqual(valid, .valid)
+        let members = try await ada.currentGroup(group.id).state.memberIdentities
+        XCTAssertTrue(members.contains(bob.publicKey.rawRepresentation))
+    }
+
     // MARK: An offline grant recipient
 
     /// The second admin is offline when the link is made and its grant sent; the creator is

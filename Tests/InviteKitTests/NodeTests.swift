@@ -44,6 +44,11 @@ final class NodeTests: XCTestCase {
         XCTAssertEqual(first, [pending.event.id])
         try await node!.eventSent(pending.event.id, relay: "ws://relay.test")
         try await node!.relayAnswered(pending.event.id, relay: "ws://relay.test", accepted: true, message: "")
+        // Held until the Add settles on the selected branch (PROTOCOL §5.13, "Welcome hold"):
+        // with no run loop, the next flush settles it at once.
+        let held = try await node!.dueOutbound()
+        XCTAssertEqual(held.map(\.eventID), [])
+        _ = try await node!.settleWelcomeHolds()
         let due = try await node!.dueOutbound()
         XCTAssertEqual(due.count, 1)
         XCTAssertEqual(due.first?.purpose, "welcome")

@@ -26,12 +26,14 @@ extension InviteKitNode {
         let today = UInt64(max(0, now))
         let ledger = try Self.ledger(rowID, in: tx)
         let approving = Set(try tx.inviteLinks.waitingApprovals().filter { $0.groupID == rowID }.map(\.context))
+        let checks = try tx.inviteLinks.offerChecks(groupID: rowID)
         return ledger.records.values.sorted { $0.context.encoded.lexicographicallyPrecedes($1.context.encoded) }.compactMap { r in
             guard let requester = Self.memberKey(bytes: r.context.requesterAccount) else { return nil }
             return NodeInviteRequest(groupID: rowID, requestID: Self.inviteRequestID(r.context), linkID: Hex.encode(r.context.linkID),
                                      requester: requester, state: r.state(at: today), revision: r.chain.last?.tbs.revision,
                                      validUntil: r.context.validUntil, timingUnverified: r.timingUnverified,
-                                     approving: approving.contains(r.context.encoded))
+                                     approving: approving.contains(r.context.encoded),
+                                     offer: NodeInviteRequest.Offer(r.governingRequest.flatMap { checks[$0.requestHash] }))
         }
     }
 
@@ -92,7 +94,16 @@ extension InviteKitNode {
         let now = currentTime()
         let request = try ledger.manualApproval(of: context, entry: group.inviteLinks?.link(context.linkID), at: UInt64(max(0, now)))
         try requireNoApprovalInFlight(context, groupID: row.id)
-        let validated = try await fetchOffer(request, groupID: row.id, relays: row.relays + generation.code.requestRelays)
+        let validated: ValidatedKeyPackage
+        do {
+            validated = try await fetchOffer(request, groupID: row.id, relays: row.relays + generation.code.requestRelays)
+        } catch {
+            // What this fetch found is the request's offer check too (a missing offer is retried).
+            let (outcome, reason) = Self.offerProblem(error)
+            try? recordOfferCheck(request, groupID: row.id, outcome, reason: reason, attempts: 1)
+            throw error
+        }
+        try recordOfferCheck(request, groupID: row.id, .valid, reason: nil, attempts: 1)
         let statusRelays = await self.statusRelays(for: request, lookingIn: row.relays + generation.code.requestRelays)
         try await awaitCommitSlot(row.id)
         // Everything again on the state the Commit in flight left.
@@ -129,7 +140,7 @@ extension InviteKitNode {
 
     /// The exact kind 30443 event the request's offer names, validated now, by the requester's
     /// account, with the consented KeyPackageRef.
-    private func fetchOffer(_ request: InviteRequestV1, groupID: String, relays: [String]) async throws -> ValidatedKeyPackage {
+    func fetchOffer(_ request: InviteRequestV1, groupID: String, relays: [String]) async throws -> ValidatedKeyPackage {
         let offer = request.tbs.offer
         let eventID = Hex.encode(offer.keyPackageEventID)
         let pool = RelayPool(Array(Set(relays + offer.welcomeHints)).sorted().map { configuration.connector($0) })

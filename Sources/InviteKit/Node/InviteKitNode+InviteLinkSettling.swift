@@ -125,11 +125,13 @@ extension InviteKitNode {
         for groupID in groups.sorted() {
             guard let group = registry[groupID]?.group, group.isAdmin, !busyGroups.contains(groupID),
                   let entries = group.inviteLinks?.links, entries.contains(where: { $0.approvalMode == .automatic }),
-                  let (ledger, approving) = try? store.read({ tx in
-                      (try Self.ledger(groupID, in: tx), Set(try tx.inviteLinks.waitingApprovals().map(\.context)))
+                  let (ledger, approving, checks) = try? store.read({ tx in
+                      (try Self.ledger(groupID, in: tx), Set(try tx.inviteLinks.waitingApprovals().map(\.context)),
+                       try tx.inviteLinks.offerChecks(groupID: groupID))
                   }) else { continue }
+            // Automatic processing needs a fully validated offer (PROTOCOL §5.14.15, "Offer evidence").
             let candidates = ledger.automaticCandidates(entries: entries, at: UInt64(max(0, now)))
-                .filter { !approving.contains($0.tbs.context.encoded) }
+                .filter { !approving.contains($0.tbs.context.encoded) && checks[$0.requestHash]?.outcome == .valid }
             guard let next = candidates.first(where: { runtime?.inviteAutoApprovals.contains(Self.inviteRequestID($0.tbs.context)) == false }) else {
                 continue
             }

@@ -53,6 +53,7 @@ extension InviteKitNode {
                 try removeExpiredMessages()
                 try scheduleSelfUpdates()
                 try settleInviteLinks()
+                try startInviteOfferChecks()
             } catch {
                 report(error, eventID: nil)
             }
@@ -321,6 +322,8 @@ extension InviteKitNode {
         var writes = 0
         let timeout = configuration.relayTimeout
         for _ in 0..<maxRounds {
+            // Driven by hand, a Welcome held for its Commit is settled here (no window, no passes).
+            if runtime == nil { _ = try settleWelcomeHolds() }
             var perRelay: [String: (connection: any NostrRelayConnection, jobs: [(eventID: String, purpose: OutboundPurpose, event: NostrEvent)])] = [:]
             var order: [String] = []
             for entry in try dueOutbound() {

@@ -25,14 +25,17 @@ extension InviteKitNode {
 
     /// Settles every hold whose window has passed and whose group no pass is collecting for or
     /// holding Commits for (a pass's resolution may still replace the branch). Returns the
-    /// earliest window still open, for the run loop's sleep.
+    /// earliest window still open, for the run loop's sleep. Without a run loop there are no
+    /// passes: a received Commit is resolved when the caller hands it over, and a hold is settled
+    /// at the next flush without a window.
     func settleWelcomeHolds() throws -> ContinuousClock.Instant? {
         guard !welcomeHolds.isEmpty else { return nil }
         let now = convergenceClock()
+        let windowed = runtime != nil
         var next: ContinuousClock.Instant?
         var settled: [(commitEventID: String, selected: Bool)] = []
         for (id, hold) in welcomeHolds.sorted(by: { $0.key < $1.key }) {
-            guard hold.notBefore <= now else {
+            guard !windowed || hold.notBefore <= now else {
                 next = min(next ?? hold.notBefore, hold.notBefore)
                 continue
             }

@@ -25,6 +25,8 @@ struct NodeRuntimeState {
     /// and the requests an automatic approval is working on.
     var inviteInboxes: Feed?
     var inviteAutoApprovals: Set<String> = []
+    /// A pass of offer checks is running (``InviteKitNode/startInviteOfferChecks()``).
+    var offerChecking = false
     /// Set by a handler that queued work; consumed by the loop's next pause.
     var wakePending = false
     var waiter: CheckedContinuation<Void, Never>?

@@ -1,7 +1,7 @@
 /// The schema's history (PROTOCOL.md "Storage" documents each table). Never edit a shipped
 /// migration: add the next one.
 enum Schema {
-    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v13, v14]
+    static let migrations: [Migration] = [v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v13, v14, v15]
 
     static var currentVersion: Int { migrations.last!.version }
 
@@ -360,5 +360,22 @@ enum Schema {
     static let v14 = Migration(version: 14, name: "welcome_holds", statements: [
         "ALTER TABLE outbound ADD COLUMN held_for_commit TEXT",
         "CREATE INDEX outbound_held ON outbound(held_for_commit) WHERE held_for_commit IS NOT NULL",
+    ])
+
+    /// What an admin found when it validated each request's offer evidence (docs/storage.md §6;
+    /// PROTOCOL §5.14.15, "Offer evidence"): only a `valid` offer is processed automatically.
+    static let v15 = Migration(version: 15, name: "invite_offer_checks", statements: [
+        """
+        CREATE TABLE invite_offer_checks (
+            request_hash BLOB PRIMARY KEY,
+            group_id TEXT NOT NULL REFERENCES groups(id) ON DELETE CASCADE,
+            outcome TEXT NOT NULL CHECK (outcome IN ('valid', 'invalid', 'unavailable')),
+            reason TEXT,
+            attempts INTEGER NOT NULL,
+            next_check_at INTEGER NOT NULL,
+            checked_at INTEGER NOT NULL
+        )
+        """,
+        "CREATE INDEX invite_offer_checks_by_group ON invite_offer_checks(group_id)",
     ])
 }

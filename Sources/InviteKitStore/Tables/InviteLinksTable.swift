@@ -107,4 +107,36 @@ package struct InviteLinksTable {
                                  status: InviteLinkApprovalRecord.Status(rawValue: row["status"]) ?? .lost,
                                  createdAt: row["created_at"], resolvedAt: row["resolved_at"])
     }
+
+    // MARK: offer checks
+
+    /// Records (or replaces) the check of one request's offer.
+    package func recordOfferCheck(_ c: InviteOfferCheckRecord) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO invite_offer_checks(request_hash, group_id, outcome, reason, attempts, next_check_at, checked_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [c.requestHash.data, c.groupID, c.outcome.rawValue, c.reason, c.attempts, c.nextCheckAt, c.checkedAt])
+    }
+
+    /// The group's offer checks, by request hash.
+    package func offerChecks(groupID: String) throws -> [[UInt8]: InviteOfferCheckRecord] {
+        let rows = try Row.fetchAll(db, sql: "SELECT * FROM invite_offer_checks WHERE group_id = ?", arguments: [groupID])
+        var checks: [[UInt8]: InviteOfferCheckRecord] = [:]
+        for row in rows {
+            let c = InviteOfferCheckRecord(requestHash: row.bytes("request_hash"), groupID: row["group_id"],
+                                           outcome: InviteOfferCheckRecord.Outcome(rawValue: row["outcome"]) ?? .unavailable,
+                                           reason: row["reason"], attempts: row["attempts"], nextCheckAt: row["next_check_at"],
+                                           checkedAt: row["checked_at"])
+            checks[c.requestHash] = c
+        }
+        return checks
+    }
+
+    /// Deletes the group's checks of requests that no longer govern a retained context (`keep`):
+    /// the table holds at most one row per retained context.
+    package func pruneOfferChecks(groupID: String, keeping keep: Set<[UInt8]>) throws {
+        for hash in try offerChecks(groupID: groupID).keys where !keep.contains(hash) {
+            try db.execute(sql: "DELETE FROM invite_offer_checks WHERE request_hash = ?", arguments: [hash.data])
+        }
+    }
 }

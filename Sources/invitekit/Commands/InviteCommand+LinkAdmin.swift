@@ -116,8 +116,11 @@ extension InviteCommand.Link {
                     var fields = ["request": r.requestID, "link": r.linkID, "requester": NodeOutput.npub(r.requester.rawRepresentation),
                                   "state": state, "valid_until": "\(r.validUntil)"]
                     if r.timingUnverified { fields["timing_unverified"] = "true" }
+                    fields["offer"] = r.offer.name
+                    if let reason = r.offer.reason { fields["offer_problem"] = reason }
+                    let offer = "  offer \(r.offer.name)" + (r.offer.reason.map { " (\($0))" } ?? "")
                     NodeOutput.emit(options.home.json, fields,
-                                    text: "\(r.requestID)  \(state)  \(fields["requester"] ?? "")  link \(r.linkID.prefix(12))"
+                                    text: "\(r.requestID)  \(state)  \(fields["requester"] ?? "")  link \(r.linkID.prefix(12))" + offer
                                         + (r.timingUnverified ? "  (arrived after the link expired: manual only)" : ""))
                 }
             }
