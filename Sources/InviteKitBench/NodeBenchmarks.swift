@@ -15,6 +15,7 @@ package enum NodeBenchmarks {
         var messageAfterFloodSeconds = 0.0
         var catchUpSeconds = 0.0
         var roundTripsMs: [Double] = []
+        var joinMs: [Double] = []
         var commitMs: [Double] = []
         var commitMembers = 0
         var commitStateBytes = 0
@@ -38,6 +39,9 @@ package enum NodeBenchmarks {
                 ("node: junk kind-445 events/s rejected by one restarted run() (\(floodEvents) stored, then the message)",
                  String(format: "%.0f", Double(floodEvents) / max(catchUpSeconds, 1e-9))),
                 ("node: message send → received through run(), median ms (\(roundTripsMs.count))", String(format: "%.1f", median(roundTripsMs))),
+                // Includes the Welcome hold: one settlement-quiescence window after the Add's OK
+                // (PROTOCOL §5.13, "Welcome hold").
+                ("node: invite join through run(), join(url) call → joined, median ms (\(joinMs.count))", String(format: "%.1f", median(joinMs))),
             ]
         }
         package var groupLines: [(String, String)] {
@@ -99,6 +103,18 @@ package enum NodeBenchmarks {
         let invite = try await ada.createInvite(groupID: group.id, singleUse: false, expiresIn: 3600)
         _ = try await dee.join(invite.url, timeout: .seconds(60))
         var report = Report()
+
+        // Joins: a fresh node's join(url) until its Welcome was processed, the admin's Add, its
+        // OK, the Welcome hold and the Welcome's delivery included.
+        for i in 0..<5 {
+            let joiner = try open("joiner\(i)")
+            let run = joiner.runInBackground()
+            let start = ContinuousClock.now
+            _ = try await joiner.join(invite.url, timeout: .seconds(60))
+            report.joinMs.append(ms(ContinuousClock.now - start))
+            run.cancel()
+            await joiner.shutdown()
+        }
 
         // Round trips: ada sends, dee's event stream reports it.
         for i in 0..<20 {

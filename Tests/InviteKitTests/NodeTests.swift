@@ -2,6 +2,7 @@ import XCTest
 import Foundation
 import InviteKitTestSupport
 @testable import InviteKit
+import InviteKitStore
 
 /// The node actor over a real on-disk store: durable join decisions across a restart, one
 /// consumption per single-use invite, no Welcome before the Commit's `OK`.
@@ -67,5 +68,39 @@ final class NodeTests: XCTestCase {
         guard case .ignored(.duplicate) = try await restarted.handleGiftWrap(eve) else { return XCTFail("replied twice after restart") }
         let replies = try restarted.store.read { tx in try tx.outbound.due(now: now + 1) }.filter { $0.purpose == "join_error" }
         XCTAssertEqual(replies.count, 1)
+    }
+
+    /// A Welcome held for its acknowledged Add (PROTOCOL §5.13, "Welcome hold") is still held
+    /// after a restart, the hold restored from the store, and is released once the Add settles
+    /// on the selected branch; the Add stays `confirmed`.
+    func testAHeldWelcomeOutlivesARestart() async throws {
+        let now: Int64 = 1_700_000_000
+        let home = StoreHome(directory: directory.file("home"))
+        try InviteKitNode.initialize(home: home, relays: ["ws://relay.test"], rng: SeededRandom(seed: 1))
+        var node: InviteKitNode? = try InviteKitNode(home: home, clock: { now }, rng: SeededRandom(seed: 2))
+        let group = try await node!.createHostedGroup(name: "book club")
+        let url = try await node!.createInvite(groupID: group.conversationID, singleUse: true, expiresIn: 3600).url
+        let dee = try joinRequest(url: url, key: Secp256k1.PrivateKey(using: SeededRandom(seed: 10)), now: now)
+        guard case .accepted(let pending) = try await node!.handleGiftWrap(dee) else { return XCTFail("not accepted") }
+        try await node!.eventSent(pending.event.id, relay: "ws://relay.test")
+        try await node!.relayAnswered(pending.event.id, relay: "ws://relay.test", accepted: true, message: "")
+        let heldBefore = try node!.store.read { tx in try tx.outbound.heldCommits() }
+        XCTAssertEqual(heldBefore, [pending.event.id])
+
+        await node!.shutdown()
+        node = nil
+        let restarted = try InviteKitNode(home: home, clock: { now }, rng: SeededRandom(seed: 4))
+        let restored = await restarted.welcomeHolds.keys.sorted()
+        XCTAssertEqual(restored, [pending.event.id], "the hold comes back from the store")
+        let stillHeld = try await restarted.dueOutbound().filter { $0.purpose == "welcome" }
+        XCTAssertEqual(stillHeld.count, 0)
+        _ = try await restarted.settleWelcomeHolds()
+        let due = try await restarted.dueOutbound().filter { $0.purpose == "welcome" }
+        XCTAssertEqual(due.count, 1, "released: the selected branch holds the Add")
+        let (held, status) = try restarted.store.read { tx in
+            (try tx.outbound.heldCommits(), try tx.pendingCommits.get(commitEventID: pending.event.id)?.status)
+        }
+        XCTAssertEqual(held, [])
+        XCTAssertEqual(status, PendingCommitRecord.Status.confirmed)
     }
 }
