@@ -82,6 +82,36 @@ final class MarmotInviteLinksCommitTests: XCTestCase {
         XCTAssertFalse(b.retainsCommit(SHA256.hash(hash), adding: dave.id), "no Commit with that hash")
     }
 
+    /// What decides whether an own Add's Welcomes are released (PROTOCOL §5.13, "Welcome hold"):
+    /// the retained snapshot for the Commit's epoch names it; a competitor for that epoch is not
+    /// held; a Commit not applied yet is not; past the rollback horizon the applied one still is.
+    func testTheSelectedBranchHoldsTheAppliedCommitOfItsEpochOnly() throws {
+        var (_, _, _, a, b, c) = try group()
+        let epoch = a.epoch
+        let applied = try a.commit(groupData: renamed(a, "first"), now: now)
+        let competitor = try b.commit(now: now) // a self-update: any member may make one
+        XCTAssertFalse(b.selectedBranchHolds(commitEventID: applied.event.id, builtOn: epoch), "not applied yet")
+        try publish(applied, from: &a, &b, &c)
+        for g in [a, b, c] {
+            XCTAssertTrue(g.selectedBranchHolds(commitEventID: applied.event.id, builtOn: epoch))
+            XCTAssertFalse(g.selectedBranchHolds(commitEventID: competitor.event.id, builtOn: epoch), "the other Commit of that epoch")
+        }
+        XCTAssertFalse(b.selectedBranchHolds(commitEventID: applied.event.id, builtOn: epoch + 1), "another epoch's snapshot")
+        for i in 0..<MarmotProfile.epochLookback + 1 {
+            try publish(try a.commit(groupData: renamed(a, "name \(i)"), now: now), from: &a, &b, &c)
+        }
+        XCTAssertTrue(b.selectedBranchHolds(commitEventID: applied.event.id, builtOn: epoch), "past the horizon nothing replaces it")
+        // Past the horizon an id is no longer told apart: the node drops a replaced Add's held
+        // Welcomes in the transaction saving the rollback, so no such hold lives that long.
+        XCTAssertTrue(b.selectedBranchHolds(commitEventID: competitor.event.id, builtOn: epoch))
+    }
+
+    private func renamed(_ g: G, _ name: String) -> MarmotGroupData {
+        var data = g.groupData
+        data.name = name
+        return data
+    }
+
     func testEnablingRequiresTheComponentAndEveryMemberAgrees() throws {
         var (_, _, _, a, b, c) = try group()
         XCTAssertNil(a.inviteLinks)

@@ -210,6 +210,8 @@ extension InviteKitNode {
                                                                      groupID: groupID, processedAt: now))
             }
             for c in commits { try queue(c, requestID: nil, relays: relays, in: tx, now: now) }
+            // A replaced branch takes its own Adds' held Welcomes with it (PROTOCOL §5.13, "Welcome hold").
+            for case .rolledBack(let fork, _, _) in outcomes { try dropWelcomeHolds(groupID: groupID, from: fork, in: tx, now: now) }
             if outcomes.contains(where: { if case .removed = $0 { return true } else { return false } }) { try tx.groups.markRemoved(id: groupID, now: now) }
             tx.failPoint("node.group_event.before_commit")
         }

@@ -23,6 +23,25 @@ extension InviteKitNode {
         try tx.outbound.heldCommits().compactMap { try tx.pendingCommits.get(commitEventID: $0) }
     }
 
+    /// Deletes, inside the transaction that saves a rollback to `fork`, the held Welcomes of the
+    /// group's own Adds built on `fork` or later (the branch they were on is gone), and records
+    /// those Adds as replaced. Done at once, not left to settlement, so that a hold restored long
+    /// after (past the rollback horizon, where the selected branch no longer tells) is never one
+    /// of a replaced Add. The holds themselves are cleared by the next settlement.
+    func dropWelcomeHolds(groupID: String, from fork: UInt64, in tx: StoreTransaction, now: Int64) throws {
+        for (id, hold) in welcomeHolds where hold.groupID == groupID && hold.epoch >= fork {
+            try dropWelcomes(of: id, in: tx, now: now)
+        }
+    }
+
+    /// The held Welcomes of `commitEventID` deleted unsent; its row, if still confirmed, replaced.
+    private func dropWelcomes(of commitEventID: String, in tx: StoreTransaction, now: Int64) throws {
+        if try tx.outbound.dropHeld(forCommit: commitEventID) > 0,
+           try tx.pendingCommits.get(commitEventID: commitEventID)?.status == .confirmed {
+            try tx.pendingCommits.replace(commitEventID: commitEventID, now: now)
+        }
+    }
+
     /// Settles every hold whose window has passed and whose group no pass is collecting for or
     /// holding Commits for (a pass's resolution may still replace the branch). Returns the
     /// earliest window still open, for the run loop's sleep. Without a run loop there are no
@@ -49,9 +68,8 @@ extension InviteKitNode {
             for s in settled {
                 if s.selected {
                     try tx.outbound.releaseHeld(forCommit: s.commitEventID)
-                } else if try tx.outbound.dropHeld(forCommit: s.commitEventID) > 0,
-                          try tx.pendingCommits.get(commitEventID: s.commitEventID)?.status == .confirmed {
-                    try tx.pendingCommits.replace(commitEventID: s.commitEventID, now: at)
+                } else {
+                    try dropWelcomes(of: s.commitEventID, in: tx, now: at)
                 }
             }
         }
