@@ -441,8 +441,9 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
             return preview != nil
         }
         XCTAssertTrue(previewed)
-        // No relay stores KeyPackages for now: the request names an event nobody can fetch.
-        await homes.relay.setPolicy { $0.kind == KeyPackageEvent.kind ? .swallow : .accept }
+        // The relay acknowledges KeyPackages but keeps none for now: the request (sent once its
+        // KeyPackage is acknowledged) names an event nobody can fetch.
+        await homes.relay.setPolicy { $0.kind == KeyPackageEvent.kind ? .discard : .accept }
         let started = try await bob.joinByInviteLink(code: link.code.bech32m, preview: try XCTUnwrap(preview).preview)
         let epoch = try await ada.currentGroup(group.id).epoch
         let unavailable = try await waitFor {
@@ -457,8 +458,12 @@ final class InviteLinkAdminScenarioTests: XCTestCase {
         XCTAssertEqual(unchanged, epoch, "no Add")
 
         await homes.relay.setPolicy(nil)
+        // The KeyPackage reaches the relay late (another client of the requester's republishes it).
+        let offered = await homes.relay.log.map(\.event).filter { $0.kind == KeyPackageEvent.kind && $0.pubkey == bob.publicKey.hex }
+        XCTAssertFalse(offered.isEmpty, "the request's KeyPackage was offered to the relay")
+        for event in offered { _ = await homes.relay.publish(event, timeout: .seconds(1)) }
         let joined = try await waitFor(40) {
-            self.advance(5) // the requester's KeyPackage retry and the admin's next check come due
+            self.advance(5) // the admin's next check comes due
             return try await bob.inviteLinkJoin(started.requestID).status == .joined
         }
         XCTAssertTrue(joined, "validated, the offer is approved automatically and the requester joins")

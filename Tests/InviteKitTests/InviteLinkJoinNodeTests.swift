@@ -68,6 +68,42 @@ final class InviteLinkJoinNodeTests: XCTestCase {
         XCTAssertEqual(group.name, "Hikers")
     }
 
+    /// The request is gated on the KeyPackage it offers (PROTOCOL §5.14.16): while no relay
+    /// acknowledged the KeyPackage, nothing of the request leaves; once one does, the request
+    /// follows it, so an admin reading the request finds the offer.
+    func testTheRequestLeavesOnlyAfterItsKeyPackageIsAcknowledged() async throws {
+        let admin = try admin()
+        try await admin.publishDescriptor()
+        let codeRelay = InMemoryRelay(url: Self.codeRelays[0])
+        let relays: [InMemoryRelay] = [homes.relay, codeRelay]
+        let noKeyPackages: InMemoryRelay.Policy = { $0.kind == KeyPackageEvent.kind ? .reject("blocked: no KeyPackages here") : .accept }
+        for relay in relays { await relay.setPolicy(noKeyPackages) }
+
+        let bob = try homes.node("bob", seed: 2)
+        let opened = try await bob.previewInviteLink(code: admin.code)
+        let started = try await bob.joinByInviteLink(code: admin.code, preview: opened.preview)
+        try await bob.flushOutbound(to: relays)
+        var offered: [NostrEvent] = []
+        for relay in relays { offered += await relay.log.map(\.event) }
+        XCTAssertTrue(offered.contains { $0.kind == KeyPackageEvent.kind }, "the KeyPackage was offered")
+        XCTAssertFalse(offered.contains { $0.kind == GiftWrap.wrapKind }, "no request without an acknowledged KeyPackage")
+        let (gatePurpose, requestDeliveries) = try bob.store.read { tx in
+            let row = try XCTUnwrap(try tx.inviteLinkJoins.get(requestID: started.requestID))
+            let gate = try XCTUnwrap(try tx.outbound.entry(eventID: row.lastRequestEventID)?.gateEventID)
+            return (try tx.outbound.entry(eventID: gate)?.purpose, try tx.outbound.deliveries(eventID: row.lastRequestEventID))
+        }
+        XCTAssertEqual(gatePurpose, .keyPackage, "the request is gated on its KeyPackage event")
+        XCTAssertEqual(Set(requestDeliveries.map(\.status)), [.queued], "and still queued for the code's relay")
+
+        // A requester whose KeyPackage a relay takes: on the code's relay, the request follows it.
+        for relay in relays { await relay.setPolicy(nil) }
+        let carol = try homes.node("carol", seed: 3)
+        _ = try await carol.joinByInviteLink(code: admin.code, preview: opened.preview)
+        try await carol.flushOutbound(to: relays)
+        let carols = await codeRelay.log.map(\.event).filter { $0.kind == KeyPackageEvent.kind ? $0.pubkey == carol.publicKey.hex : $0.kind == GiftWrap.wrapKind }
+        XCTAssertEqual(carols.map(\.kind), [KeyPackageEvent.kind, GiftWrap.wrapKind], "the KeyPackage, then the request")
+    }
+
     func testADeclinedStatusEndsTheWait() async throws {
         let admin = try admin()
         try await admin.publishDescriptor()

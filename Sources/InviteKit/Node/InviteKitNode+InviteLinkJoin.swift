@@ -89,7 +89,8 @@ extension InviteKitNode {
             try store.write { tx in
                 try storeInviteLinkKeyPackage(package, codeRelays: code.requestRelays, in: tx, now: now)
                 try tx.inviteLinkJoins.insert(record)
-                try enqueue(wrap, purpose: .inviteLinkRequest, relays: code.requestRelays, in: tx, now: now)
+                // Gated on the offered KeyPackage: an admin reading the request must find it.
+                try enqueue(wrap, purpose: .inviteLinkRequest, relays: code.requestRelays, gate: package.event.id, in: tx, now: now)
                 tx.failPoint("node.invite_link.consent.before_commit")
             }
             return InviteLinkJoin(record: record, attempt: attempt, delivery: .queued, now: now)
@@ -125,7 +126,7 @@ extension InviteKitNode {
             try store.write { tx in
                 try storeInviteLinkKeyPackage(package, codeRelays: record.codeRelays, in: tx, now: now)
                 try tx.inviteLinkJoins.save(record)
-                try enqueue(wrap, purpose: .inviteLinkRequest, relays: record.codeRelays, in: tx, now: now)
+                try enqueue(wrap, purpose: .inviteLinkRequest, relays: record.codeRelays, gate: package.event.id, in: tx, now: now)
             }
             return (InviteLinkJoin(record: record, attempt: attempt, delivery: .queued, now: now), next.tbs.revision)
         }

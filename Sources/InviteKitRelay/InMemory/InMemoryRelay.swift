@@ -6,8 +6,8 @@ import InviteKitNostr
 /// and answers duplicates with `OK true "duplicate: ..."`.
 ///
 /// Every client shares the one actor; there is no connection to lose. To test failure paths, set a
-/// ``Policy`` that rejects or swallows events (a swallowed event never gets an `OK`: the publisher
-/// times out).
+/// ``Policy`` that rejects, swallows or discards events (a swallowed event never gets an `OK`: the
+/// publisher times out; a discarded one gets `OK true` and is gone).
 public actor InMemoryRelay: NostrRelayConnection {
     /// What the relay does with an event that passed verification.
     public enum Decision: Sendable, Hashable {
@@ -16,6 +16,9 @@ public actor InMemoryRelay: NostrRelayConnection {
         case reject(String)
         /// No `OK` at all: the publisher times out. The event is not stored.
         case swallow
+        /// `OK true`, yet the event is neither stored nor delivered: a relay that acknowledges
+        /// what it then drops (a kind it does not keep, a purge).
+        case discard
     }
 
     public typealias Policy = @Sendable (NostrEvent) -> Decision
@@ -56,6 +59,7 @@ public actor InMemoryRelay: NostrRelayConnection {
         case .accept: break
         case .reject(let message): return .rejected(OKMessage(eventId: event.id, accepted: false, message: message))
         case .swallow: return .timedOut(wasSent: true)
+        case .discard: return .accepted(OKMessage(eventId: event.id, accepted: true, message: ""))
         }
         switch store.insert(event) {
         case .stored, .ephemeral:
