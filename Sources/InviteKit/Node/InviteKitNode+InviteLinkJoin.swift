@@ -58,8 +58,9 @@ extension InviteKitNode {
     /// KeyPackage and `preview` (the one the user saw), and wraps it to the code's inbox. The
     /// KeyPackage, the attempt and both events are stored in one transaction before anything is
     /// handed to a relay; ``run()`` publishes the KeyPackage to the node's relays and the code's,
-    /// the request to the code's relays, and retries what no relay acknowledged, also after a
-    /// restart. Then a matching Welcome joins the group (``inviteLinkJoin(_:)``,
+    /// then, once a relay acknowledged the KeyPackage, the request to the code's relays, and
+    /// retries what no relay acknowledged, also after a restart. Then a matching Welcome joins
+    /// the group (``inviteLinkJoin(_:)``,
     /// ``waitForInviteLinkJoin(_:timeout:)``).
     ///
     /// `validFor` is the request's signed deadline from now (1 s … 30 days). Refusals: a
