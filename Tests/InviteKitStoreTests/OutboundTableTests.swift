@@ -30,6 +30,26 @@ final class OutboundTableTests: XCTestCase {
         XCTAssertEqual(try store.read { tx in try tx.outbound.due(now: 8).map(\.eventID) }, ["welcome"])
     }
 
+    /// A gated event whose gate every relay refused for good can never leave: its summary is
+    /// `failed`, while a gate still pending leaves it `queued`; an unknown event has none.
+    func testAGatedEventIsFailedOnceItsGateFailedEverywhere() throws {
+        let store = try Store.inMemory()
+        try store.write { tx in
+            try tx.outbound.enqueue(eventID: "kp", eventJSON: "{}", kind: 30443, purpose: "key_package", relays: ["a", "b"], now: 1)
+            try tx.outbound.enqueue(eventID: "req", eventJSON: "{}", kind: 1059, purpose: "invite_link_request", relays: ["c"], gateEventID: "kp", now: 1)
+            try tx.outbound.apply(.sent(now: 2), eventID: "kp", relay: "a")
+            try tx.outbound.apply(.ok(accepted: false, message: "blocked: no", now: 3), eventID: "kp", relay: "a")
+        }
+        XCTAssertEqual(try store.read { tx in try tx.outbound.summary(eventID: "req") }, .queued, "one relay may still take the gate")
+        try store.write { tx in
+            try tx.outbound.apply(.sent(now: 4), eventID: "kp", relay: "b")
+            try tx.outbound.apply(.ok(accepted: false, message: "blocked: no", now: 5), eventID: "kp", relay: "b")
+        }
+        XCTAssertEqual(try store.read { tx in try tx.outbound.summary(eventID: "kp") }, .failed)
+        XCTAssertEqual(try store.read { tx in try tx.outbound.summary(eventID: "req") }, .failed, "the gate failed on every relay")
+        XCTAssertNil(try store.read { tx in try tx.outbound.summary(eventID: "unknown") })
+    }
+
     func testOutgoingMessageFollowsItsEventsDeliveryStatus() throws {
         let store = try Store.inMemory()
         try store.write { tx in

@@ -94,6 +94,9 @@ final class InviteLinkJoinNodeTests: XCTestCase {
         }
         XCTAssertEqual(gatePurpose, .keyPackage, "the request is gated on its KeyPackage event")
         XCTAssertEqual(Set(requestDeliveries.map(\.status)), [.queued], "and still queued for the code's relay")
+        // Every relay refused the KeyPackage for good: the request can never leave, and says so.
+        let shown = try await bob.inviteLinkJoin(started.requestID).delivery
+        XCTAssertEqual(shown, .failed, "a request whose KeyPackage every relay refused shows as failed")
 
         // A requester whose KeyPackage a relay takes: on the code's relay, the request follows it.
         for relay in relays { await relay.setPolicy(nil) }

@@ -155,7 +155,8 @@ extension NodeHome {
                           in tx: StoreTransaction) throws -> Bool {
         func published() throws -> Bool {
             if let m = try tx.messages.get(eventID: answer), m.outgoing { return m.status == .acked || m.status == .failed }
-            let s = OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: answer))
+            // An answer the queue does not hold was never to be published: nothing to wait for.
+            let s = try tx.outbound.summary(eventID: answer) ?? .failed
             return s == .acked || s == .failed
         }
         switch settle {

@@ -77,7 +77,7 @@ extension NodeHome {
     /// An outbound event's status over all its relays (a leave or join request); `queued` for an
     /// id the outbound queue does not hold.
     public func deliveryStatus(of eventID: String) throws(InviteKitError) -> EventDeliverySummary {
-        try InviteKitError.mapping { try open().read { tx in OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: eventID)) } }
+        try InviteKitError.mapping { try open().read { tx in try tx.outbound.summary(eventID: eventID) ?? .queued } }
     }
 
     /// A join this home started, by id (``InviteKitNode/startJoin(invite:name:)``), in whatever

@@ -48,7 +48,8 @@ public struct InviteLinkJoin: Sendable {
     /// The last refusal's code (`invite_preview_mismatch` for a Welcome into a group whose link
     /// entry does not match the preview).
     public let failure: String?
-    /// The delivery of the newest request, refresh or withdrawal over the code's relays.
+    /// The delivery of the newest request, refresh or withdrawal over the code's relays; `failed`
+    /// also when every relay refused the KeyPackage a request waits for (it can never leave).
     public let delivery: EventDeliverySummary?
     public let createdAt: Int64
     public let updatedAt: Int64
@@ -103,9 +104,9 @@ public struct InviteLinkJoin: Sendable {
         }
     }
 
-    /// The delivery of the record's newest request, refresh or withdrawal wrap.
+    /// The delivery of the record's newest request, refresh or withdrawal wrap: `failed` too when
+    /// the KeyPackage it waits for was refused by every relay.
     static func delivery(of record: InviteLinkJoinRecord, in tx: StoreTransaction) throws -> EventDeliverySummary? {
-        let deliveries = try tx.outbound.deliveries(eventID: record.lastRequestEventID)
-        return deliveries.isEmpty ? nil : OutboundStateMachine.summary(deliveries)
+        try tx.outbound.summary(eventID: record.lastRequestEventID)
     }
 }

@@ -141,6 +141,21 @@ package struct OutboundTable {
             """, arguments: [gateEventID]) ?? 0
     }
 
+    /// One event's status over all its relays (``OutboundStateMachine/summary(_:)``); `nil` for
+    /// an event the queue does not hold. An event gated on another (a Welcome on its Commit, an
+    /// invite-link request on its KeyPackage) and not yet sent is `failed` once its gate failed on
+    /// every relay: it can never leave.
+    package func summary(eventID: String) throws -> EventDeliverySummary? {
+        let own = try deliveries(eventID: eventID)
+        guard !own.isEmpty else { return nil }
+        let summary = OutboundStateMachine.summary(own)
+        guard summary == .queued,
+              let gate = try String.fetchOne(db, sql: "SELECT gate_event_id FROM outbound WHERE event_id = ?", arguments: [eventID]) else {
+            return summary
+        }
+        return try self.summary(eventID: gate) == .failed ? .failed : summary
+    }
+
     /// How many events of `purpose` are queued or were sent (what a held-and-dropped Welcome
     /// leaves no row of).
     package func count(purpose: OutboundPurpose) throws -> Int {
