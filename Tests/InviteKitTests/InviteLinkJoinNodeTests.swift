@@ -97,6 +97,13 @@ final class InviteLinkJoinNodeTests: XCTestCase {
         // Every relay refused the KeyPackage for good: the request can never leave, and says so.
         let shown = try await bob.inviteLinkJoin(started.requestID).delivery
         XCTAssertEqual(shown, .failed, "a request whose KeyPackage every relay refused shows as failed")
+        do {
+            _ = try await bob.waitForInviteLinkJoin(started.requestID, timeout: .seconds(5))
+            XCTFail("a request that can never leave ends the wait")
+        } catch {
+            XCTAssertEqual(error.code, .relayUnavailable)
+            XCTAssertEqual(error.underlyingCode, "invite_link_request_undeliverable")
+        }
 
         // A requester whose KeyPackage a relay takes: on the code's relay, the request follows it.
         for relay in relays { await relay.setPolicy(nil) }

@@ -186,7 +186,9 @@ extension InviteKitNode {
     /// ``run()`` must be running in another task. Throws when it ends otherwise: declined
     /// (`consent_not_allowed`, `invite_link_declined`), the link retired (`invite_revoked`,
     /// `invite_link_retired`), withdrawn (`join_failed`, `invite_request_withdrawn`), past its
-    /// deadline (`invite_expired`, `invite_request_expired`); ``InviteKitError/Code/timedOut``
+    /// deadline (`invite_expired`, `invite_request_expired`), never to reach a relay (`relay_unavailable`,
+    /// `invite_link_request_undeliverable`: every relay refused the request or the KeyPackage it
+    /// waits for); ``InviteKitError/Code/timedOut``
     /// after `timeout`, the request still pending. A refused Welcome does not end the wait: an
     /// admin may still send one that matches.
     public func waitForInviteLinkJoin(_ requestID: String, timeout: Duration? = nil) async throws(InviteKitError) -> InviteLinkJoin {
@@ -203,6 +205,8 @@ extension InviteKitNode {
                 switch e {
                 case .inviteLinkJoined(let id, _, _), .inviteLinkStatus(let id, _, _), .inviteLinkWithdrawn(let id):
                     return id == requestID ? true : nil
+                case .published:
+                    return true // a flush may have decided the request's delivery
                 default: return nil
                 }
             }
@@ -217,6 +221,10 @@ extension InviteKitNode {
         let join = try inviteLinkJoin(requestID)
         if join.groupID != nil { return .success(join) }
         if let refusal = join.refusal { return .failure(refusal) }
+        // Gated on a KeyPackage every relay refused (or given up on), the request can never leave.
+        if join.status == .requested, join.delivery == .failed {
+            return .failure(InviteKitError(.relayUnavailable, underlyingCode: "invite_link_request_undeliverable"))
+        }
         return nil
     }
 }

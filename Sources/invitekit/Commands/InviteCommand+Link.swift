@@ -26,6 +26,8 @@ extension InviteCommand {
             case "invite_link_retired": why = "an admin reported that the link was revoked; ask for a new link"
             case "invite_request_expired": why = "the request's deadline passed without an answer; preview the link and join again"
             case "invite_request_withdrawn": why = "the request was withdrawn"
+            case "invite_link_request_undeliverable":
+                why = "no relay took the request or the KeyPackage it offers, so no admin can see it; check the relays, then join again"
             case "invite_request_closed": why = "the request is closed (joined or withdrawn)"
             case "invite_capacity": why = "the request had its last refresh (revision 7); join again for a new request"
             case "invalid_invite_code": why = "this is not a valid marmot1… invite link code"
