@@ -60,8 +60,7 @@ extension InviteKitNode {
     /// handed to a relay; ``run()`` publishes the KeyPackage to the node's relays and the code's,
     /// then, once a relay acknowledged the KeyPackage, the request to the code's relays, and
     /// retries what no relay acknowledged, also after a restart. Then a matching Welcome joins
-    /// the group (``inviteLinkJoin(_:)``,
-    /// ``waitForInviteLinkJoin(_:timeout:)``).
+    /// the group (``inviteLinkJoin(_:)``, ``waitForInviteLinkJoin(_:timeout:)``).
     ///
     /// `validFor` is the request's signed deadline from now (1 s … 30 days). Refusals: a
     /// malformed code or a preview that is not the code's `invite_invalid`, an expired link
@@ -186,11 +185,11 @@ extension InviteKitNode {
     /// ``run()`` must be running in another task. Throws when it ends otherwise: declined
     /// (`consent_not_allowed`, `invite_link_declined`), the link retired (`invite_revoked`,
     /// `invite_link_retired`), withdrawn (`join_failed`, `invite_request_withdrawn`), past its
-    /// deadline (`invite_expired`, `invite_request_expired`), never to reach a relay (`relay_unavailable`,
-    /// `invite_link_request_undeliverable`: every relay refused the request or the KeyPackage it
-    /// waits for); ``InviteKitError/Code/timedOut``
-    /// after `timeout`, the request still pending. A refused Welcome does not end the wait: an
-    /// admin may still send one that matches.
+    /// deadline (`invite_expired`, `invite_request_expired`), never to reach a relay
+    /// (`relay_unavailable`, `invite_link_request_undeliverable`: every relay refused the request
+    /// or the KeyPackage it waits for); ``InviteKitError/Code/timedOut`` after `timeout`, the
+    /// request still pending. A refused Welcome does not end the wait: an admin may still send
+    /// one that matches.
     public func waitForInviteLinkJoin(_ requestID: String, timeout: Duration? = nil) async throws(InviteKitError) -> InviteLinkJoin {
         try requireOpen()
         let events = events(bufferingNewest: 64)
@@ -221,7 +220,7 @@ extension InviteKitNode {
         let join = try inviteLinkJoin(requestID)
         if join.groupID != nil { return .success(join) }
         if let refusal = join.refusal { return .failure(refusal) }
-        // Gated on a KeyPackage every relay refused (or given up on), the request can never leave.
+        // Refused by every relay, or gated on a KeyPackage that was: the request can never leave.
         if join.status == .requested, join.delivery == .failed {
             return .failure(InviteKitError(.relayUnavailable, underlyingCode: "invite_link_request_undeliverable"))
         }

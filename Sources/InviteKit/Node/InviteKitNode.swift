@@ -459,7 +459,7 @@ public actor InviteKitNode {
                 let confirmed = try confirm(pending, acknowledgedBy: relay, waiting: waiting, in: tx, now: now)
                 (emitted, next, applied) = (emitted + confirmed.events, confirmed.next, confirmed.group.map { (pending.groupID, $0) })
                 resolved = true
-            } else if OutboundStateMachine.summary(try tx.outbound.deliveries(eventID: eventID)) == .failed {
+            } else if try tx.outbound.summary(eventID: eventID) == .failed {
                 try tx.pendingCommits.resolve(commitEventID: eventID, as: .rolledBack, now: now)
                 // No relay stored the Commit, so the join never happened: a single-use invite is
                 // not used up, and the joiner gets the request's one reply (PROTOCOL §8.2).

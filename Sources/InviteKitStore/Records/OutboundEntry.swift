@@ -16,6 +16,4 @@ public struct OutboundEntry: Sendable, Hashable {
         self.eventID = eventID; self.eventJSON = eventJSON; self.kind = kind; self.purpose = purpose
         self.gateEventID = gateEventID; self.createdAt = createdAt; self.deliveries = deliveries
     }
-
-    public var summary: EventDeliverySummary { OutboundStateMachine.summary(deliveries) }
 }
